@@ -1,0 +1,30 @@
+namespace Managed.Zmq;
+
+/// <summary>The classic ZeroMQ socket types, numbered as libzmq numbers them.</summary>
+public enum SocketType
+{
+    /// <summary>Exclusive pair: exactly one peer (RFC 31).</summary>
+    Pair = 0,
+    /// <summary>Publisher: sends to every matching subscriber, drops at HWM (RFC 29).</summary>
+    Pub = 1,
+    /// <summary>Subscriber: receives what matches its subscriptions (RFC 29).</summary>
+    Sub = 2,
+    /// <summary>Request: strict send/receive alternation with an empty delimiter (RFC 28).</summary>
+    Req = 3,
+    /// <summary>Reply: strict receive/send alternation, routes replies back (RFC 28).</summary>
+    Rep = 4,
+    /// <summary>Dealer: round-robin send, fair-queued receive (RFC 28).</summary>
+    Dealer = 5,
+    /// <summary>Router: addresses peers by routing id (RFC 28).</summary>
+    Router = 6,
+    /// <summary>Pull: fair-queued receive from pushers (RFC 30).</summary>
+    Pull = 7,
+    /// <summary>Push: round-robin send to pullers, blocks at HWM (RFC 30).</summary>
+    Push = 8,
+    /// <summary>Extended publisher: also delivers subscriptions to the application (RFC 29).</summary>
+    XPub = 9,
+    /// <summary>Extended subscriber: subscribes by sending subscription messages (RFC 29).</summary>
+    XSub = 10,
+    /// <summary>Raw TCP stream addressed by connection id.</summary>
+    Stream = 11,
+}
