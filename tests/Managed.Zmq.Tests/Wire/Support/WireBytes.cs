@@ -71,4 +71,14 @@ internal static class WireBytes
 
         return bytes;
     }
+
+    /// <summary>Prepends the frame header the encoder would use, so malformed-body vectors need no hand-counted sizes.</summary>
+    public static byte[] Frame(byte flags, string bodyNotation)
+    {
+        byte[] body = Parse(bodyNotation);
+        var frame = new byte[Managed.Zmq.Wire.ZmtpFrame.GetHeaderLength(body.Length) + body.Length];
+        int written = Managed.Zmq.Wire.ZmtpFrame.WriteHeader(frame, body.Length, (Managed.Zmq.Wire.ZmtpFrameFlags)flags);
+        body.CopyTo(frame, written);
+        return frame;
+    }
 }
