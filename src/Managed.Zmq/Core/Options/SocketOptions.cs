@@ -17,7 +17,7 @@ namespace Managed.Zmq.Core.Options;
 /// because options apply to connections made afterwards.
 /// </para>
 /// </remarks>
-internal sealed class SocketOptions
+internal sealed partial class SocketOptions
 {
     /// <summary>The value of a CURVE key nobody has set. Shared: stored arrays are replaced, never written to.</summary>
     private static readonly byte[] s_zeroKey = new byte[CurveKeyText.KeyLength];
@@ -72,122 +72,11 @@ internal sealed class SocketOptions
 
     public SocketType SocketType { get; }
 
-    public int SendHwm => (int)_scalars[OptionId.SendHwm];
-
-    public int ReceiveHwm => (int)_scalars[OptionId.ReceiveHwm];
-
-    public int Linger => (int)_scalars[OptionId.Linger];
-
-    public int ReconnectInterval => (int)_scalars[OptionId.ReconnectInterval];
-
-    public int ReconnectIntervalMax => (int)_scalars[OptionId.ReconnectIntervalMax];
-
-    public int Backlog => (int)_scalars[OptionId.Backlog];
-
-    public int ReceiveTimeout => (int)_scalars[OptionId.ReceiveTimeout];
-
-    public int SendTimeout => (int)_scalars[OptionId.SendTimeout];
-
-    public int HandshakeInterval => (int)_scalars[OptionId.HandshakeInterval];
-
-    public int HeartbeatInterval => (int)_scalars[OptionId.HeartbeatInterval];
-
-    /// <summary>Milliseconds, already rounded down to a multiple of 100 (the PING field counts deciseconds).</summary>
-    public int HeartbeatTtl => (int)_scalars[OptionId.HeartbeatTtl];
-
-    /// <summary>The timeout in effect: Heartbeat_Timeout if it was set, otherwise the heartbeat interval.</summary>
-    public int HeartbeatTimeout
-    {
-        get
-        {
-            int timeout = (int)_scalars[OptionId.HeartbeatTimeout];
-            return timeout == -1 ? HeartbeatInterval : timeout;
-        }
-    }
-
-    public int ConnectTimeout => (int)_scalars[OptionId.ConnectTimeout];
-
-    public int TcpKeepalive => (int)_scalars[OptionId.TcpKeepalive];
-
-    public int TcpKeepaliveCount => (int)_scalars[OptionId.TcpKeepaliveCount];
-
-    public int TcpKeepaliveIdle => (int)_scalars[OptionId.TcpKeepaliveIdle];
-
-    public int TcpKeepaliveInterval => (int)_scalars[OptionId.TcpKeepaliveInterval];
-
-    public int TcpMaxRetransmitTimeout => (int)_scalars[OptionId.TcpMaxRetransmitTimeout];
-
-    public bool Immediate => _scalars[OptionId.Immediate] != 0;
-
-    public bool Ipv6 => _scalars[OptionId.Ipv6] != 0;
-
-    public bool RouterMandatory => _scalars[OptionId.RouterMandatory] != 0;
-
-    public bool RouterRaw => _scalars[OptionId.RouterRaw] != 0;
-
-    public bool RouterHandover => _scalars[OptionId.RouterHandover] != 0;
-
-    public bool ProbeRouter => _scalars[OptionId.ProbeRouter] != 0;
-
-    public bool ReqCorrelate => _scalars[OptionId.ReqCorrelate] != 0;
-
-    public bool ReqRelaxed => _scalars[OptionId.ReqRelaxed] != 0;
-
-    public bool Conflate => _scalars[OptionId.Conflate] != 0;
-
-    /// <summary>Pass every subscribe message upstream, duplicates included.</summary>
-    public bool XpubVerbose => _scalars[OptionId.XpubVerbose] != 0;
-
-    /// <summary>Pass every unsubscribe message upstream too. Setting Xpub_Verbose clears it, as libzmq does.</summary>
-    public bool XpubVerboser => _scalars[OptionId.XpubVerboser] != 0;
-
-    public bool XpubNodrop => _scalars[OptionId.XpubNodrop] != 0;
-
-    public bool XpubManual => _scalars[OptionId.XpubManual] != 0;
-
-    public bool InvertMatching => _scalars[OptionId.InvertMatching] != 0;
-
-    public bool StreamNotify => _scalars[OptionId.StreamNotify] != 0;
-
-    public int SendBufferSize => (int)_scalars[OptionId.SendBuffer];
-
-    public int ReceiveBufferSize => (int)_scalars[OptionId.ReceiveBuffer];
-
-    public int TypeOfService => (int)_scalars[OptionId.TypeOfService];
-
-    public long MaxMessageSize => _scalars[OptionId.MaxMessageSize];
-
-    public long Affinity => _scalars[OptionId.Affinity];
-
-    public int UseFd => (int)_scalars[OptionId.UseFd];
-
-    /// <summary>Empty when none is set; then peers see an anonymous connection.</summary>
-    public ReadOnlySpan<byte> RoutingId => _blobs[OptionTable.RoutingIdSlot];
-
-    /// <summary>The welcome message for new subscribers, or null when none is set (or it was cleared with an empty value).</summary>
-    public byte[]? XpubWelcomeMessage => _blobs[OptionTable.XpubWelcomeMessageSlot];
-
-    public string ZapDomain => _texts[OptionTable.ZapDomainSlot];
-
-    public string PlainUsername => _texts[OptionTable.PlainUsernameSlot];
-
-    public string PlainPassword => _texts[OptionTable.PlainPasswordSlot];
-
-    public string SocksProxy => _texts[OptionTable.SocksProxySlot];
-
-    public string BindToDevice => _texts[OptionTable.BindToDeviceSlot];
-
     /// <summary>0 NULL, 1 PLAIN, 2 CURVE (<see cref="OptionId.MechanismNull"/> and friends).</summary>
     public int Mechanism => _mechanism;
 
     /// <summary>True when this socket takes the server role of PLAIN or CURVE. Never true for NULL.</summary>
     public bool AsServer => _asServer && _mechanism != OptionId.MechanismNull;
-
-    public ReadOnlySpan<byte> CurvePublicKey => _blobs[OptionTable.CurvePublicKeySlot];
-
-    public ReadOnlySpan<byte> CurveSecretKey => _blobs[OptionTable.CurveSecretKeySlot];
-
-    public ReadOnlySpan<byte> CurveServerKey => _blobs[OptionTable.CurveServerKeySlot];
 
     public static OptionKind GetKind(int option) => OptionTable.Get(option).Kind;
 
@@ -366,15 +255,16 @@ internal sealed class SocketOptions
                 _scalars[OptionId.XpubVerbose] = value;
                 break;
 
+            // The server flags are not stored as such: reads derive them from the role and mechanism (GetScalar).
             case OptionId.PlainServer:
                 _asServer = value != 0;
                 _mechanism = value != 0 ? OptionId.MechanismPlain : OptionId.MechanismNull;
-                break;
+                return OptionStatus.Ok;
 
             case OptionId.CurveServer:
                 _asServer = value != 0;
                 _mechanism = value != 0 ? OptionId.MechanismCurve : OptionId.MechanismNull;
-                break;
+                return OptionStatus.Ok;
         }
 
         _scalars[option] = value;
