@@ -18,6 +18,9 @@ internal sealed partial class SocketCore
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
     private readonly List<IEndpointHandle> _endpoints = [];
     private readonly HashSet<ZmtpConnection> _connections = [];
+
+    /// <summary>inproc pipes whose peer closed: they leave once their queued messages are read.</summary>
+    private readonly List<Pipe> _draining = [];
     private int _pendingEvents;
     private volatile bool _terminated;
     private volatile bool _closed;
@@ -105,6 +108,11 @@ internal sealed partial class SocketCore
     /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
     public void ProcessEvents()
     {
+        if (_draining.Count > 0)
+        {
+            DetachDrained();
+        }
+
         if (Volatile.Read(ref _pendingEvents) == 0)
         {
             return;
@@ -144,8 +152,46 @@ internal sealed partial class SocketCore
             case PipeEventKind.Detached:
                 DetachFromPattern(pipe);
                 break;
+            case PipeEventKind.PeerClosed:
+                pipe.PeerGone = true;
+                if (pipe.Inbound.HasData)
+                {
+                    _draining.Add(pipe);
+                }
+                else
+                {
+                    DetachFromPattern(pipe);
+                }
+
+                break;
         }
     }
+
+    private void DetachDrained()
+    {
+        for (int i = _draining.Count - 1; i >= 0; i--)
+        {
+            var pipe = _draining[i];
+            if (!pipe.Inbound.HasData || pipe.IsTerminated)
+            {
+                _draining.RemoveAt(i);
+                DetachFromPattern(pipe);
+            }
+        }
+    }
+
+    /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
+    public void DropInprocPipe(Pipe pipe)
+    {
+        DetachFromPattern(pipe);
+        if (pipe.Peer is { } peer)
+        {
+            peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+        }
+    }
+
+    /// <summary>All pipes currently known to the pattern (user thread).</summary>
+    public IEnumerable<Pipe> PatternPipes => _patternPipes.Keys;
 
     public void AttachToPattern(Pipe pipe)
     {
@@ -218,8 +264,15 @@ internal sealed partial class SocketCore
             Lingerer.CloseConnection(Context, connection, linger);
         }
 
-        foreach (var pipe in _patternPipes.Keys)
+        Context.Inproc.RemoveAll(this);
+        foreach (var pipe in _patternPipes.Keys.ToArray())
         {
+            if (pipe.Peer is { } peer)
+            {
+                // inproc: what we queued stays readable by the peer (the queue is shared), as LINGER would deliver it.
+                peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+            }
+
             pipe.DiscardInbound();
         }
     }
