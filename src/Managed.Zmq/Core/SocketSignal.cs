@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Core;
 
 /// <summary>
-/// Wakes a user thread parked in a blocking Send or Recv (and, through <see cref="Changed"/>,
+/// Wakes a user thread parked in a blocking Send or Recv (and, through listeners,
 /// pollers) when something about the socket may have changed: data arrived, HWM room freed,
 /// a peer attached, the context terminated.
 /// </summary>
