@@ -1,4 +1,5 @@
 using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Transports;
 
@@ -30,11 +31,13 @@ public sealed partial class Socket
         int error = Listener.TryStart(_core, address, out var listener);
         if (error != 0)
         {
+            _core.Monitor.Emit(SocketMonitor.BindFailed, error, endpoint);
             ThrowHelper.ThrowZmqException(error);
         }
 
         _core.AddEndpoint(listener!);
         _core.LastEndpoint = listener!.ResolvedAddress;
+        _core.Monitor.Emit(SocketMonitor.Listening, listener.Handle, listener.ResolvedAddress);
     }
 
     /// <summary>Connects to an endpoint in the background; reconnects after loss.</summary>

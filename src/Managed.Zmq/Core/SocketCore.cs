@@ -83,7 +83,6 @@ internal sealed partial class SocketCore
     /// <summary>I/O thread: the connection under <paramref name="pipe"/> ended.</summary>
     public void OnPipeDisconnected(Pipe pipe, ZmtpConnection connection, DisconnectReason reason)
     {
-        Monitor.Disconnected(connection.Endpoint, reason);
         if (!pipe.FromConnect)
         {
             lock (_connections)
@@ -265,6 +264,7 @@ internal sealed partial class SocketCore
         }
 
         Context.Inproc.RemoveAll(this);
+        Monitor.Stop();
         foreach (var pipe in _patternPipes.Keys.ToArray())
         {
             if (pipe.Peer is { } peer)

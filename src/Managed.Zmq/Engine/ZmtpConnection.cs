@@ -103,12 +103,13 @@ internal sealed partial class ZmtpConnection : IPipeEngine
                 HandshakeOutcome.ProtocolError => DisconnectReason.ProtocolError,
                 _ => DisconnectReason.HandshakeRejected,
             };
-            _socket.Monitor.HandshakeFailed(_endpoint, result, reason);
+            _socket.Monitor.ReportHandshakeFailed(_endpoint, result, reason);
             _transport.Dispose();
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             return reason;
         }
 
-        _socket.Monitor.HandshakeSucceeded(_endpoint);
+        _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerIdentity;
@@ -118,6 +119,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         if (!TryStoreLeftover(result.Leftover.Span))
         {
             _transport.Dispose();
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+            if (_connectPipe is null)
+            {
+                _socket.Enqueue(pipe, PipeEventKind.Detached);
+            }
+
             return DisconnectReason.ProtocolError;
         }
 
@@ -130,8 +137,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         await writer.ConfigureAwait(true);
 
         pipe.SetEngine(null);
-        _socket.OnPipeDisconnected(pipe, this, _reason);
         _transport.Dispose();
+        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+        _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
     }
 
