@@ -177,6 +177,9 @@ public sealed class Context : IDisposable
 
     // ------------------------------------------------------------ internal
 
+    /// <summary>The inproc endpoint names of this context.</summary>
+    internal Transports.InprocRegistry Inproc { get; } = new();
+
     internal bool Ipv6Default => Volatile.Read(ref _ipv6) != 0;
 
     internal bool IsShutdown => _shutdown;

@@ -230,6 +230,11 @@ public sealed unsafe class Message : IDisposable
     internal bool IsInitialized => !_disposed;
 
     /// <summary>Gets the content bytes without any check; the caller has validated the message.</summary>
+    /// <remarks>
+    /// The span points at native memory the finalizer releases, so the caller must keep the message reachable until
+    /// it is done with the span (calling <see cref="ReleaseAfterSend"/> afterwards does that; otherwise use
+    /// <see cref="GC.KeepAlive(object?)"/>).
+    /// </remarks>
     internal ReadOnlySpan<byte> Content => new(_data, _size);
 
     /// <summary>Reads a message property.</summary>

@@ -1,4 +1,5 @@
 using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Transports;
 
@@ -13,15 +14,30 @@ public sealed partial class Socket
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
         ThrowIfTerminated();
+        if (TryGetInprocName(endpoint, out string? name))
+        {
+            int inprocError = _core.Context.Inproc.Bind(name, _core);
+            if (inprocError != 0)
+            {
+                ThrowHelper.ThrowZmqException(inprocError);
+            }
+
+            _core.AddEndpoint(new InprocEndpoint(endpoint, bound: true, null));
+            _core.LastEndpoint = endpoint;
+            return;
+        }
+
         var address = ParseOrThrow(endpoint, forBind: true);
         int error = Listener.TryStart(_core, address, out var listener);
         if (error != 0)
         {
+            _core.Monitor.Emit(SocketMonitor.BindFailed, error, endpoint);
             ThrowHelper.ThrowZmqException(error);
         }
 
         _core.AddEndpoint(listener!);
         _core.LastEndpoint = listener!.ResolvedAddress;
+        _core.Monitor.Emit(SocketMonitor.Listening, listener.Handle, listener.ResolvedAddress);
     }
 
     /// <summary>Connects to an endpoint in the background; reconnects after loss.</summary>
@@ -31,6 +47,12 @@ public sealed partial class Socket
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
         ThrowIfTerminated();
+        if (TryGetInprocName(endpoint, out string? inprocName))
+        {
+            ConnectInproc(endpoint, inprocName);
+            return;
+        }
+
         var address = ParseOrThrow(endpoint, forBind: false);
         _core.ProcessEvents();
 
@@ -64,6 +86,17 @@ public sealed partial class Socket
             ThrowHelper.ThrowZmqException(ZmqConstants.ENOENT);
         }
 
+        if (handle is InprocEndpoint && TryGetInprocName(endpoint, out string? name))
+        {
+            _core.Context.Inproc.Unbind(name, _core);
+            foreach (var pipe in _core.PatternPipes.Where(p => !p.FromConnect && p.InprocName == name).ToArray())
+            {
+                _core.DropInprocPipe(pipe);
+            }
+
+            return;
+        }
+
         handle!.Stop(0);
         _core.CloseConnectionsFrom(handle);
     }
@@ -75,6 +108,13 @@ public sealed partial class Socket
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
         var handle = _core.RemoveEndpoint(endpoint, bound: false);
+        if (handle is InprocEndpoint { Pipe: { } inprocPipe })
+        {
+            _core.Context.Inproc.RemovePending(inprocPipe);
+            _core.DropInprocPipe(inprocPipe);
+            return;
+        }
+
         if (handle is not Connecter connecter)
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.ENOENT);
@@ -83,6 +123,41 @@ public sealed partial class Socket
 
         connecter.Stop(0);
         _core.DetachFromPattern(connecter.Pipe);
+    }
+
+    private void ConnectInproc(string endpoint, string name)
+    {
+        _core.ProcessEvents();
+        var pipe = _core.CreatePipe(fromConnect: true);
+        pipe.InprocName = name;
+        if (_core.Options.TakeConnectRoutingId() is { } routingId)
+        {
+            pipe.RoutingId = routingId;
+        }
+
+        // libzmq 4.x: an inproc connect before the bind is allowed; the pipe exists and queues meanwhile.
+        _core.AttachToPattern(pipe);
+        _core.AddEndpoint(new InprocEndpoint(endpoint, bound: false, pipe));
+        _core.LastEndpoint = endpoint;
+        _core.Context.Inproc.Connect(name, _core, pipe);
+    }
+
+    private static bool TryGetInprocName(string endpoint, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? name)
+    {
+        const string Scheme = "inproc://";
+        if (endpoint.StartsWith(Scheme, StringComparison.Ordinal))
+        {
+            name = endpoint[Scheme.Length..];
+            if (name.Length == 0)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+            }
+
+            return true;
+        }
+
+        name = null;
+        return false;
     }
 
     private void ThrowIfTerminated()

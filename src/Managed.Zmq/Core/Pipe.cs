@@ -30,18 +30,42 @@ internal sealed class Pipe
     private IPipeEngine? _engine;
 
     public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect)
+        : this(socket, sendHwm, receiveHwm, fromConnect, new FrameQueue(), new FrameQueue())
+    {
+    }
+
+    /// <summary>An inproc pipe: its queues are shared with the peer socket's pipe, crossed over.</summary>
+    public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect, FrameQueue outbound, FrameQueue inbound)
     {
         _socket = socket;
         SendHwm = sendHwm;
         ReceiveHwm = receiveHwm;
         FromConnect = fromConnect;
+        Outbound = outbound;
+        Inbound = inbound;
     }
 
-    public FrameQueue Outbound { get; } = new();
+    public FrameQueue Outbound { get; }
 
-    public FrameQueue Inbound { get; } = new();
+    public FrameQueue Inbound { get; }
 
-    public int SendHwm { get; }
+    /// <summary>Outbound limit in messages; for inproc the sender's SNDHWM plus the receiver's RCVHWM (set when linked).</summary>
+    public int SendHwm { get; set; }
+
+    /// <summary>
+    /// inproc: the peer socket's signal. There is no engine in between, so a commit wakes the peer's
+    /// receiver and a consumed message wakes the peer's sender directly.
+    /// </summary>
+    public SocketSignal? PeerSignal { get; set; }
+
+    /// <summary>inproc: the peer pipe, so either side can tell the other it is gone.</summary>
+    public Pipe? Peer { get; set; }
+
+    /// <summary>inproc: the endpoint name the pipe was linked through (Unbind and Disconnect find it by this).</summary>
+    public string? InprocName { get; set; }
+
+    /// <summary>The peer closed: deliver what is queued, accept nothing more.</summary>
+    public bool PeerGone { get; set; }
 
     public int ReceiveHwm { get; }
 
@@ -77,7 +101,7 @@ internal sealed class Pipe
     // ------------------------------------------------------------ socket side (user thread)
 
     /// <summary>True when a new message fits under the send HWM (counted in messages, libzmq style).</summary>
-    public bool CanWrite => !IsTerminated && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
+    public bool CanWrite => !IsTerminated && !PeerGone && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
 
     /// <summary>Encodes one message frame into the outbound queue; the last frame publishes the message.</summary>
     public void WriteFrame(ReadOnlySpan<byte> data, bool more)
@@ -90,7 +114,14 @@ internal sealed class Pipe
         if (!more)
         {
             Outbound.Commit(1);
-            WakeWriter();
+            if (PeerSignal is { } peer)
+            {
+                peer.Notify();
+            }
+            else
+            {
+                WakeWriter();
+            }
         }
     }
 
@@ -101,7 +132,14 @@ internal sealed class Pipe
         encodedFrame.CopyTo(span);
         Outbound.Advance(encodedFrame.Length);
         Outbound.Commit(countsAsMessage ? 1 : 0);
-        WakeWriter();
+        if (PeerSignal is { } peer)
+        {
+            peer.Notify();
+        }
+        else
+        {
+            WakeWriter();
+        }
     }
 
     /// <summary>Peeks the next inbound frame; false when nothing is queued.</summary>
@@ -128,6 +166,7 @@ internal sealed class Pipe
         if (!header.More && !header.IsCommand)
         {
             Inbound.MessagesConsumed(1);
+            PeerSignal?.Notify();
             if (Volatile.Read(ref _readerPaused) != 0 && Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor
                 && Interlocked.Exchange(ref _readerPaused, 0) != 0)
             {

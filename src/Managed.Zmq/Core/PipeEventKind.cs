@@ -14,4 +14,7 @@ internal enum PipeEventKind
 
     /// <summary>The pipe leaves the socket with its queued messages.</summary>
     Detached,
+
+    /// <summary>inproc: the peer socket closed; deliver what is queued, then detach.</summary>
+    PeerClosed,
 }

@@ -18,6 +18,9 @@ internal sealed partial class SocketCore
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
     private readonly List<IEndpointHandle> _endpoints = [];
     private readonly HashSet<ZmtpConnection> _connections = [];
+
+    /// <summary>inproc pipes whose peer closed: they leave once their queued messages are read.</summary>
+    private readonly List<Pipe> _draining = [];
     private int _pendingEvents;
     private volatile bool _terminated;
     private volatile bool _closed;
@@ -61,11 +64,6 @@ internal sealed partial class SocketCore
     {
         if (!pipe.FromConnect)
         {
-            lock (_connections)
-            {
-                _connections.Add(connection);
-            }
-
             Enqueue(pipe, PipeEventKind.Attached);
         }
 
@@ -80,14 +78,8 @@ internal sealed partial class SocketCore
     /// <summary>I/O thread: the connection under <paramref name="pipe"/> ended.</summary>
     public void OnPipeDisconnected(Pipe pipe, ZmtpConnection connection, DisconnectReason reason)
     {
-        Monitor.Disconnected(connection.Endpoint, reason);
         if (!pipe.FromConnect)
         {
-            lock (_connections)
-            {
-                _connections.Remove(connection);
-            }
-
             Enqueue(pipe, PipeEventKind.Detached);
             return;
         }
@@ -105,6 +97,11 @@ internal sealed partial class SocketCore
     /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
     public void ProcessEvents()
     {
+        if (_draining.Count > 0)
+        {
+            DetachDrained();
+        }
+
         if (Volatile.Read(ref _pendingEvents) == 0)
         {
             return;
@@ -144,8 +141,46 @@ internal sealed partial class SocketCore
             case PipeEventKind.Detached:
                 DetachFromPattern(pipe);
                 break;
+            case PipeEventKind.PeerClosed:
+                pipe.PeerGone = true;
+                if (pipe.Inbound.HasData)
+                {
+                    _draining.Add(pipe);
+                }
+                else
+                {
+                    DetachFromPattern(pipe);
+                }
+
+                break;
         }
     }
+
+    private void DetachDrained()
+    {
+        for (int i = _draining.Count - 1; i >= 0; i--)
+        {
+            var pipe = _draining[i];
+            if (!pipe.Inbound.HasData || pipe.IsTerminated)
+            {
+                _draining.RemoveAt(i);
+                DetachFromPattern(pipe);
+            }
+        }
+    }
+
+    /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
+    public void DropInprocPipe(Pipe pipe)
+    {
+        DetachFromPattern(pipe);
+        if (pipe.Peer is { } peer)
+        {
+            peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+        }
+    }
+
+    /// <summary>All pipes currently known to the pattern (user thread).</summary>
+    public IEnumerable<Pipe> PatternPipes => _patternPipes.Keys;
 
     public void AttachToPattern(Pipe pipe)
     {
@@ -215,11 +250,20 @@ internal sealed partial class SocketCore
 
         foreach (var connection in connections)
         {
-            Lingerer.CloseConnection(Context, connection, linger);
+            // Nothing can be queued for a connection still in its handshake: it just goes.
+            Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
         }
 
-        foreach (var pipe in _patternPipes.Keys)
+        Context.Inproc.RemoveAll(this);
+        Monitor.Stop();
+        foreach (var pipe in _patternPipes.Keys.ToArray())
         {
+            if (pipe.Peer is { } peer)
+            {
+                // inproc: what we queued stays readable by the peer (the queue is shared), as LINGER would deliver it.
+                peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+            }
+
             pipe.DiscardInbound();
         }
     }
@@ -251,6 +295,30 @@ internal sealed partial class SocketCore
         }
 
         return null;
+    }
+
+    /// <summary>An accepted connection starts: close and Unbind must reach it, even mid-handshake.</summary>
+    /// <returns>false when the socket is already closed (the caller drops the connection).</returns>
+    public bool TrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _connections.Add(connection);
+            return true;
+        }
+    }
+
+    public void UntrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            _connections.Remove(connection);
+        }
     }
 
     /// <summary>Connections accepted through <paramref name="listener"/> (Unbind closes them).</summary>

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Core;
 
 /// <summary>
-/// Wakes a user thread parked in a blocking Send or Recv (and, through <see cref="Changed"/>,
+/// Wakes a user thread parked in a blocking Send or Recv (and, through listeners,
 /// pollers) when something about the socket may have changed: data arrived, HWM room freed,
 /// a peer attached, the context terminated.
 /// </summary>
@@ -17,17 +17,18 @@ internal sealed class SocketSignal
     private int _sequence;
     private int _parked;
 
-    /// <summary>Extra listeners (pollers); invoked on every notification while registered.</summary>
-    public event Action? Changed;
-
-    private int _listeners;
+    /// <summary>
+    /// Pollers and async waiters watching this socket. Invoked on every notification while
+    /// registered, from whichever thread notifies (an I/O thread or a peer's user thread), so a
+    /// listener must be short and must not block: set a flag, release a waiter.
+    /// </summary>
+    private Action? _listeners;
 
     public void AddListener(Action listener)
     {
         lock (_lock)
         {
-            Changed += listener;
-            _listeners++;
+            Volatile.Write(ref _listeners, (Action?)Delegate.Combine(_listeners, listener));
         }
     }
 
@@ -35,33 +36,23 @@ internal sealed class SocketSignal
     {
         lock (_lock)
         {
-            Changed -= listener;
-            _listeners--;
+            Volatile.Write(ref _listeners, (Action?)Delegate.Remove(_listeners, listener));
         }
     }
 
     /// <summary>Called after the caller made a state change visible (with a full fence).</summary>
     public void Notify()
     {
-        if (Volatile.Read(ref _parked) == 0 && Volatile.Read(ref _listeners) == 0)
+        if (Volatile.Read(ref _parked) != 0)
         {
-            return;
+            lock (_lock)
+            {
+                _sequence++;
+                Monitor.PulseAll(_lock);
+            }
         }
 
-        NotifySlow();
-    }
-
-    private void NotifySlow()
-    {
-        Action? listeners;
-        lock (_lock)
-        {
-            _sequence++;
-            Monitor.PulseAll(_lock);
-            listeners = Changed;
-        }
-
-        listeners?.Invoke();
+        Volatile.Read(ref _listeners)?.Invoke();
     }
 
     /// <summary>Starts a wait: returns the sequence to pass to <see cref="Wait"/>. Re-check the condition after this.</summary>

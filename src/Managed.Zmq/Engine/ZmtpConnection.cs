@@ -55,8 +55,18 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     public void Start()
     {
         _socket.Context.BeginWork();
+        if (!_socket.TrackConnection(this))
+        {
+            _transport.Dispose();
+            _socket.Context.EndWork();
+            return;
+        }
+
         _ = RunAndReleaseAsync();
     }
+
+    /// <summary>True once the handshake succeeded (a pipe is attached).</summary>
+    public bool HandshakeComplete => Volatile.Read(ref _pipe) is not null;
 
     private async Task RunAndReleaseAsync()
     {
@@ -72,6 +82,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         finally
         {
             LingerTimer?.Dispose();
+            _socket.UntrackConnection(this);
             _socket.Context.EndWork();
         }
     }
@@ -103,35 +114,45 @@ internal sealed partial class ZmtpConnection : IPipeEngine
                 HandshakeOutcome.ProtocolError => DisconnectReason.ProtocolError,
                 _ => DisconnectReason.HandshakeRejected,
             };
-            _socket.Monitor.HandshakeFailed(_endpoint, result, reason);
+            _socket.Monitor.ReportHandshakeFailed(_endpoint, result, reason);
             _transport.Dispose();
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             return reason;
         }
 
-        _socket.Monitor.HandshakeSucceeded(_endpoint);
+        _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerIdentity;
         pipe.Inbound.DiscardUncommitted();
-        _pipe = pipe;
+        Volatile.Write(ref _pipe, pipe);
 
         if (!TryStoreLeftover(result.Leftover.Span))
         {
             _transport.Dispose();
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+            if (_connectPipe is null)
+            {
+                _socket.Enqueue(pipe, PipeEventKind.Detached);
+            }
+
             return DisconnectReason.ProtocolError;
         }
 
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 
+        StartHeartbeats();
         var writer = WriteLoopAsync(pipe);
         await ReadLoopAsync(pipe).ConfigureAwait(true);
         Close(DisconnectReason.ConnectionLost);
         await writer.ConfigureAwait(true);
+        StopHeartbeats();
 
         pipe.SetEngine(null);
-        _socket.OnPipeDisconnected(pipe, this, _reason);
         _transport.Dispose();
+        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+        _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
     }
 

@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Threading;
 
@@ -78,6 +79,7 @@ internal sealed class Connecter : IEndpointHandle
 
                 // RFC 23 §Error Handling: reconnect after a short, randomised delay that grows on repeats.
                 int delay = interval + (interval > 1 ? Random.Shared.Next(interval) : 0);
+                _socket.Monitor.Emit(SocketMonitor.ConnectRetried, interval, _address.Original);
                 try
                 {
                     await Task.Delay(delay, _stop.Token).ConfigureAwait(true);
@@ -107,14 +109,15 @@ internal sealed class Connecter : IEndpointHandle
     private async ValueTask<System.Net.Sockets.Socket?> TryConnectAsync()
     {
         System.Net.Sockets.Socket? socket = null;
+        int handle = -1;
         try
         {
             var endPoint = await _address.ResolveAsync(_stop.Token).ConfigureAwait(true);
             socket = _address.CreateSocket(endPoint.AddressFamily);
-            if (socket.AddressFamily != AddressFamily.Unix)
-            {
-                socket.NoDelay = true;
-            }
+            SocketTuning.Apply(socket, _socket.Options);
+
+            handle = (int)socket.Handle;
+            _socket.Monitor.Emit(SocketMonitor.ConnectDelayed, ZmqConstants.EINPROGRESS, _address.Original);
 
             int timeout = _socket.Options.ConnectTimeout;
             if (timeout > 0)
@@ -128,11 +131,17 @@ internal sealed class Connecter : IEndpointHandle
                 await socket.ConnectAsync(endPoint, _stop.Token).ConfigureAwait(true);
             }
 
+            _socket.Monitor.Emit(SocketMonitor.Connected, handle, _address.Original);
             return socket;
         }
         catch (Exception ex) when (ex is SocketException or OperationCanceledException or ObjectDisposedException)
         {
             socket?.Dispose();
+            if (socket is not null)
+            {
+                _socket.Monitor.Emit(SocketMonitor.Closed, handle, _address.Original);
+            }
+
             return null;
         }
     }

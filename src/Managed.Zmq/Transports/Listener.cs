@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Threading;
 
@@ -31,6 +32,9 @@ internal sealed class Listener : IEndpointHandle
     public string ResolvedAddress { get; }
 
     public bool IsBound => true;
+
+    /// <summary>The listening socket's OS handle, for monitor event values.</summary>
+    public int Handle => (int)_listenSocket.Handle;
 
     /// <summary>Binds and listens synchronously (Bind reports EADDRINUSE at once); returns 0 or an errno.</summary>
     public static int TryStart(SocketCore socket, TransportAddress address, out Listener? listener)
@@ -95,6 +99,7 @@ internal sealed class Listener : IEndpointHandle
                     return;
                 }
 
+                _socket.Monitor.Emit(SocketMonitor.AcceptFailed, ex is SocketException se ? (int)se.SocketErrorCode : ZmqConstants.ENOTSOCK, ResolvedAddress);
                 continue;
             }
 
@@ -104,11 +109,9 @@ internal sealed class Listener : IEndpointHandle
                 return;
             }
 
-            if (accepted.AddressFamily != AddressFamily.Unix)
-            {
-                accepted.NoDelay = true;
-            }
+            SocketTuning.Apply(accepted, _socket.Options);
 
+            _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
             var ioThread = _socket.Context.NextIoThread();
             var connection = new ZmtpConnection(_socket, new SocketByteTransport(accepted), ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
             ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
@@ -123,7 +126,9 @@ internal sealed class Listener : IEndpointHandle
         }
 
         _stopped = true;
+        int handle = Handle;
         _listenSocket.Dispose();
+        _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
         if (_address is IpcAddress ipc && !ipc.IsAbstract)
         {
             // libzmq removes the socket file on unbind and close.

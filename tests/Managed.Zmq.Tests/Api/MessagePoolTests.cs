@@ -563,4 +563,7 @@ public class MessagePoolTests
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void RentAndAbandon(MessagePool pool) => _ = pool.Rent(100);
+
+    [Fact]
+    public void Type_PublicSurface_Has13MembersAsInApiTable() => Assert.Equal(13, ApiSurface.CountPublicMembers(typeof(MessagePool)));
 }

@@ -30,7 +30,7 @@ public unsafe class MessageTests
         Assert.Equal(size, message.ActualDataSize);
         Assert.Equal(size, message.BufferSize);
         message.Data.Fill(0x5A);
-        Assert.All(message.ToArray(), b => Assert.Equal(0x5A, b));
+        Assert.Equal(-1, message.Data.IndexOfAnyExcept((byte)0x5A));
     }
 
     [Fact]
@@ -514,6 +514,22 @@ public unsafe class MessageTests
     }
 
     [Fact]
+    public void PrepareReceive_SteadyState_AllocatesNothingManaged()
+    {
+        using var message = new Message();
+        message.PrepareReceive(256);
+        message.SetMore(true);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+        {
+            message.PrepareReceive(256)[0] = (byte)i;
+            message.SetMore((i & 1) == 0);
+        }
+
+        Assert.Equal(before, GC.GetAllocatedBytesForCurrentThread());
+    }
+
+    [Fact]
     public void PrepareReceive_LargeFramesRepeatedly_ReusesBuffer()
     {
         using var message = new Message();
@@ -583,4 +599,7 @@ public unsafe class MessageTests
         var emptied = new Message(10);
         emptied.ReleaseAfterSend();
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has21MembersAsInApiTable() => Assert.Equal(21, ApiSurface.CountPublicMembers(typeof(Message)));
 }

@@ -256,4 +256,7 @@ public class MultipartMessageTests
         Assert.True(typeof(IEnumerable<Message>).IsAssignableFrom(typeof(MultipartMessage)));
         Assert.True(typeof(IDisposable).IsAssignableFrom(typeof(MultipartMessage)));
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has22MembersAsInApiTable() => Assert.Equal(22, ApiSurface.CountPublicMembers(typeof(MultipartMessage)));
 }

@@ -37,4 +37,7 @@ public class PoolStatisticsTests
         Assert.Null(typeof(PoolStatistics).GetProperty(nameof(PoolStatistics.HitRate))!.SetMethod);
         Assert.NotNull(typeof(PoolStatistics).GetProperty(nameof(PoolStatistics.TotalRents))!.SetMethod);
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has11MembersAsInApiTable() => Assert.Equal(11, ApiSurface.CountPublicMembers(typeof(PoolStatistics)));
 }

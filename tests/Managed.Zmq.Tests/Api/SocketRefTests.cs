@@ -50,4 +50,7 @@ public class SocketRefTests
         Assert.True(typeof(IEquatable<SocketRef>).IsAssignableFrom(typeof(SocketRef)));
         Assert.True(typeof(SocketRef).IsDefined(typeof(System.Runtime.CompilerServices.IsReadOnlyAttribute), false));
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has7MembersAsInApiTable() => Assert.Equal(7, ApiSurface.CountPublicMembers(typeof(SocketRef)));
 }

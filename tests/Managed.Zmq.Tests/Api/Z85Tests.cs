@@ -94,4 +94,7 @@ public class Z85Tests
         var ex = Assert.Throws<ZmqException>(() => Z85.Decode(text));
         Assert.Equal(ZmqConstants.EINVAL, ex.ErrorNumber);
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has2MembersAsInApiTable() => Assert.Equal(2, ApiSurface.CountPublicMembers(typeof(Z85)));
 }

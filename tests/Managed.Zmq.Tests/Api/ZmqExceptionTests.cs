@@ -107,4 +107,7 @@ public class ZmqExceptionTests
         Assert.Equal(typeof(Exception), typeof(ZmqException).BaseType);
         Assert.Equal(3, typeof(ZmqException).GetConstructors().Length);
     }
+
+    [Fact]
+    public void Type_PublicSurface_Has5MembersAsInApiTable() => Assert.Equal(5, ApiSurface.CountPublicMembers(typeof(ZmqException)));
 }
