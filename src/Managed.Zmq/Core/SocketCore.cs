@@ -19,7 +19,7 @@ internal sealed partial class SocketCore
     private readonly List<IEndpointHandle> _endpoints = [];
     private readonly HashSet<ZmtpConnection> _connections = [];
 
-    /// <summary>inproc pipes whose peer closed: they leave once their queued messages are read.</summary>
+    /// <summary>Pipes whose peer is gone (inproc close, lost accepted connection): they leave once their queued messages are read.</summary>
     private readonly List<Pipe> _draining = [];
     private int _pendingEvents;
     private volatile bool _terminated;
@@ -81,7 +81,9 @@ internal sealed partial class SocketCore
     {
         if (!pipe.FromConnect)
         {
-            Enqueue(pipe, PipeEventKind.Detached);
+            // What already arrived stays readable, as libzmq reads a pipe up to its end: the pipe
+            // leaves once drained (the same path as an inproc peer that closed).
+            Enqueue(pipe, PipeEventKind.PeerClosed);
             return;
         }
 

@@ -1,3 +1,4 @@
+using Managed.Zmq.Threading;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Engine;
@@ -7,7 +8,7 @@ internal sealed partial class ZmtpConnection
     private const int ControlCapacity = 256;
 
     /// <summary>Ticks heartbeats and liveness checks on the I/O thread (RFC 37 §Connection Heartbeating).</summary>
-    private Timer? _heartbeatTimer;
+    private ReactorTimer? _heartbeatTimer;
     private int _heartbeatPeriod;
 
     /// <summary>When traffic last arrived (any frame counts as a sign of life, L13).</summary>
@@ -39,17 +40,13 @@ internal sealed partial class ZmtpConnection
         }
 
         _heartbeatPeriod = period;
-        _heartbeatTimer?.Dispose();
-        _heartbeatTimer = new Timer(static s =>
-        {
-            var self = (ZmtpConnection)s!;
-            self._ioThread.Schedule(static c => ((ZmtpConnection)c!).OnHeartbeatTick(), self);
-        }, this, period, period);
+        _heartbeatTimer?.Cancel();
+        _heartbeatTimer = _ioThread.AddTimer(period, static s => ((ZmtpConnection)s!).OnHeartbeatTick(), this);
     }
 
     private void StopHeartbeats()
     {
-        _heartbeatTimer?.Dispose();
+        _heartbeatTimer?.Cancel();
         _heartbeatTimer = null;
     }
 
@@ -59,6 +56,8 @@ internal sealed partial class ZmtpConnection
         {
             return;
         }
+
+        _heartbeatTimer = _ioThread.AddTimer(_heartbeatPeriod, static s => ((ZmtpConnection)s!).OnHeartbeatTick(), this);
 
         long now = Environment.TickCount64;
         var options = _socket.Options;

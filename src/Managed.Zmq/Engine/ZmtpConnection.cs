@@ -50,8 +50,6 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The listener that accepted this connection (Unbind closes its connections), or null.</summary>
     public object? Origin { get; init; }
 
-    /// <summary>Keeps a LINGER deadline timer alive while the connection drains.</summary>
-    public Timer? LingerTimer { get; set; }
 
     /// <summary>Starts an accepted connection on its I/O thread; the context counts it until it ends.</summary>
     public void Start()
@@ -83,7 +81,6 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         }
         finally
         {
-            LingerTimer?.Dispose();
             _socket.UntrackConnection(this);
             _socket.Context.EndWork();
         }
@@ -95,8 +92,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     public async Task<DisconnectReason> RunAsync()
     {
         var options = _socket.Options;
-        using var handshakeTimer = options.HandshakeInterval > 0
-            ? new Timer(static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this, options.HandshakeInterval, Timeout.Infinite)
+        var handshakeTimer = options.HandshakeInterval > 0
+            ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
 
         var handshake = new ZmtpHandshake(_transport, new HandshakeSettings
@@ -107,7 +104,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         });
 
         var result = await handshake.RunAsync().ConfigureAwait(true);
-        handshakeTimer?.Dispose();
+        handshakeTimer?.Cancel();
         if (result.Outcome != HandshakeOutcome.Succeeded || _closing)
         {
             var reason = _reason != DisconnectReason.None ? _reason : result.Outcome switch
@@ -158,17 +155,13 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         return _reason;
     }
 
+    /// <summary>L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>
     private void OnHandshakeTimeout()
     {
-        // Runs on a timer thread: the transport is safe to dispose from anywhere, which fails the pending I/O.
-        _ioThread.Schedule(static s =>
+        if (_pipe is null)
         {
-            var self = (ZmtpConnection)s!;
-            if (self._pipe is null)
-            {
-                self.Close(DisconnectReason.Timeout);
-            }
-        }, this);
+            Close(DisconnectReason.Timeout);
+        }
     }
 
     /// <summary>Ends the connection; the first reason wins. I/O thread only.</summary>
@@ -195,15 +188,22 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _ioThread.Schedule(static s => ((ZmtpConnection)s!).Close(DisconnectReason.LocalClose), this);
     }
 
-    /// <summary>Socket closing with LINGER: finish sending what is queued, then close.</summary>
-    public void CloseWhenDrained()
+    /// <summary>
+    /// Socket closing with LINGER: finish sending what is queued, then close; with a positive
+    /// <paramref name="lingerMilliseconds"/>, close at that deadline at the latest. Any thread.
+    /// </summary>
+    public void CloseWhenDrained(int lingerMilliseconds = -1)
     {
         _ioThread.Schedule(static s =>
         {
-            var self = (ZmtpConnection)s!;
+            var (self, linger) = ((ZmtpConnection, int))s!;
             self._closeWhenDrained = true;
             self._writerSignal.Set();
-        }, this);
+            if (linger > 0)
+            {
+                self._ioThread.AddTimer(linger, static c => ((ZmtpConnection)c!).Close(DisconnectReason.LocalClose), self);
+            }
+        }, (this, lingerMilliseconds));
     }
 
     private static bool IsConnectionError(Exception ex) => ex is SocketException or ObjectDisposedException or IOException or InvalidOperationException;

@@ -9,17 +9,22 @@ namespace Managed.Zmq.Transports;
 /// <summary>
 /// A connected tcp:// or ipc:// endpoint: connects in the background, runs one engine at a time
 /// over its long-lived pipe, and reconnects after RECONNECT_IVL (doubling up to RECONNECT_IVL_MAX)
-/// when the connection is lost, but not after a protocol error (L15).
+/// when the connection is lost, but not after a protocol error (L15). Everything here runs on its
+/// I/O thread: the connect is non-blocking and the delays are reactor timers.
 /// </summary>
-internal sealed class Connecter : IEndpointHandle
+internal sealed class Connecter : IEndpointHandle, IReadinessHandler
 {
     private readonly SocketCore _socket;
     private readonly TransportAddress _address;
     private readonly IoThread _ioThread;
-    private readonly CancellationTokenSource _stop = new();
+
+    /// <summary>Completed when a pending connect's socket turns writable, or by a timeout or Stop.</summary>
+    private readonly ReactorOperation _wait = new();
+
     private ZmtpConnection? _current;
+    private ReactorTimer? _waitTimer;
+    private bool _stopped;
     private bool _stopWhenDrained;
-    private Timer? _lingerTimer;
 
     public Connecter(SocketCore socket, TransportAddress address, Pipe pipe)
     {
@@ -49,13 +54,14 @@ internal sealed class Connecter : IEndpointHandle
         int interval = options.ReconnectInterval;
         try
         {
-            while (!_stop.IsCancellationRequested)
+            while (!_stopped)
             {
                 var connected = await TryConnectAsync().ConfigureAwait(true);
                 if (connected is not null)
                 {
                     interval = options.ReconnectInterval;
-                    var connection = new ZmtpConnection(_socket, new SocketByteTransport(connected), _ioThread, _address.Original, Pipe);
+                    var transport = new ReactorSocketTransport(connected, _ioThread, DescribePeer(connected));
+                    var connection = new ZmtpConnection(_socket, transport, _ioThread, _address.Original, Pipe);
                     _current = connection;
                     if (_stopWhenDrained)
                     {
@@ -72,7 +78,7 @@ internal sealed class Connecter : IEndpointHandle
                     }
                 }
 
-                if (_stop.IsCancellationRequested || options.ReconnectInterval < 0 || (_stopWhenDrained && !Pipe.Outbound.HasData))
+                if (_stopped || options.ReconnectInterval < 0 || (_stopWhenDrained && !Pipe.Outbound.HasData))
                 {
                     return;
                 }
@@ -80,15 +86,7 @@ internal sealed class Connecter : IEndpointHandle
                 // RFC 23 §Error Handling: reconnect after a short, randomised delay that grows on repeats.
                 int delay = interval + (interval > 1 ? Random.Shared.Next(interval) : 0);
                 _socket.Monitor.Emit(SocketMonitor.ConnectRetried, interval, _address.Original);
-                try
-                {
-                    await Task.Delay(delay, _stop.Token).ConfigureAwait(true);
-                }
-                catch (OperationCanceledException)
-                {
-                    return;
-                }
-
+                await WaitAsync(delay).ConfigureAwait(true);
                 if (options.ReconnectIntervalMax > options.ReconnectInterval)
                 {
                     interval = Math.Min(interval * 2, options.ReconnectIntervalMax);
@@ -101,8 +99,19 @@ internal sealed class Connecter : IEndpointHandle
         }
         finally
         {
-            _lingerTimer?.Dispose();
             _socket.Context.EndWork();
+        }
+    }
+
+    private static string DescribePeer(System.Net.Sockets.Socket socket)
+    {
+        try
+        {
+            return ReactorSocketTransport.DescribePeer(socket);
+        }
+        catch (SocketException)
+        {
+            return string.Empty;
         }
     }
 
@@ -112,38 +121,85 @@ internal sealed class Connecter : IEndpointHandle
         int handle = -1;
         try
         {
-            var endPoint = await _address.ResolveAsync(_stop.Token).ConfigureAwait(true);
+            var endPoint = await _address.ResolveAsync(CancellationToken.None).ConfigureAwait(true);
+
+            // A host-name lookup may finish on the thread pool: come back before touching state.
+            await new IoThreadAwaitable(_ioThread);
+            if (_stopped)
+            {
+                return null;
+            }
+
             socket = _address.CreateSocket(endPoint.AddressFamily);
             SocketTuning.Apply(socket, _socket.Options);
-
+            socket.Blocking = false;
             handle = (int)socket.Handle;
-            _socket.Monitor.Emit(SocketMonitor.ConnectDelayed, ZmqConstants.EINPROGRESS, _address.Original);
-
-            int timeout = _socket.Options.ConnectTimeout;
-            if (timeout > 0)
+            try
             {
-                using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
-                timeoutSource.CancelAfter(timeout);
-                await socket.ConnectAsync(endPoint, timeoutSource.Token).ConfigureAwait(true);
+                socket.Connect(endPoint);
             }
-            else
+            catch (SocketException ex) when (ex.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress or SocketError.AlreadyInProgress)
             {
-                await socket.ConnectAsync(endPoint, _stop.Token).ConfigureAwait(true);
+                _socket.Monitor.Emit(SocketMonitor.ConnectDelayed, ZmqConstants.EINPROGRESS, _address.Original);
+                if (!await WaitWritableAsync(socket).ConfigureAwait(true))
+                {
+                    throw new SocketException((int)SocketError.TimedOut);
+                }
+
+                int error = (int)socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error)!;
+                if (error != 0)
+                {
+                    throw new SocketException(error);
+                }
             }
 
+            _ioThread.Forget(socket);
             _socket.Monitor.Emit(SocketMonitor.Connected, handle, _address.Original);
             return socket;
         }
-        catch (Exception ex) when (ex is SocketException or OperationCanceledException or ObjectDisposedException)
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
         {
-            socket?.Dispose();
             if (socket is not null)
             {
+                _ioThread.Forget(socket);
+                socket.Dispose();
                 _socket.Monitor.Emit(SocketMonitor.Closed, handle, _address.Original);
             }
 
             return null;
         }
+    }
+
+    /// <summary>Waits until the connecting socket is writable, CONNECT_TIMEOUT passes, or Stop; true when writable.</summary>
+    private ValueTask<bool> WaitWritableAsync(System.Net.Sockets.Socket socket)
+    {
+        var wait = _wait.Begin();
+        _ioThread.WatchWrite(socket, this);
+        int timeout = _socket.Options.ConnectTimeout;
+        if (timeout > 0)
+        {
+            _waitTimer = _ioThread.AddTimer(timeout, static s => ((Connecter)s!)._wait.Complete(false), this);
+        }
+
+        return wait;
+    }
+
+    /// <summary>Sleeps on the I/O thread; Stop cuts it short.</summary>
+    private ValueTask<bool> WaitAsync(int milliseconds)
+    {
+        var wait = _wait.Begin();
+        _waitTimer = _ioThread.AddTimer(milliseconds, static s => ((Connecter)s!)._wait.Complete(true), this);
+        return wait;
+    }
+
+    void IReadinessHandler.OnWritable()
+    {
+        _waitTimer?.Cancel();
+        _wait.Complete(true);
+    }
+
+    void IReadinessHandler.OnReadable()
+    {
     }
 
     public void Stop(int lingerMilliseconds)
@@ -157,9 +213,16 @@ internal sealed class Connecter : IEndpointHandle
 
     private void StopOnIoThread(int lingerMilliseconds)
     {
+        if (_stopped)
+        {
+            return;
+        }
+
         if (lingerMilliseconds == 0 || !Pipe.Outbound.HasData)
         {
-            _stop.Cancel();
+            _stopped = true;
+            _waitTimer?.Cancel();
+            _wait.Complete(false);
             if (_current is not null)
             {
                 ((IPipeEngine)_current).Close();
@@ -173,7 +236,7 @@ internal sealed class Connecter : IEndpointHandle
         _current?.CloseWhenDrained();
         if (lingerMilliseconds > 0)
         {
-            _lingerTimer = new Timer(static s => ((Connecter)s!).Stop(0), this, lingerMilliseconds, Timeout.Infinite);
+            _ioThread.AddTimer(lingerMilliseconds, static s => ((Connecter)s!).StopOnIoThread(0), this);
         }
     }
 }

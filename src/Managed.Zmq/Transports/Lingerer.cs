@@ -14,10 +14,6 @@ internal static class Lingerer
             return;
         }
 
-        connection.CloseWhenDrained();
-        if (lingerMilliseconds > 0)
-        {
-            connection.LingerTimer = new Timer(static s => ((IPipeEngine)s!).Close(), connection, lingerMilliseconds, Timeout.Infinite);
-        }
+        connection.CloseWhenDrained(lingerMilliseconds);
     }
 }

@@ -10,7 +10,7 @@ namespace Managed.Zmq.Transports;
 /// A bound tcp:// or ipc:// endpoint: accepts connections on its I/O thread and hands each to the
 /// next I/O thread (round-robin) to run its ZMTP engine.
 /// </summary>
-internal sealed class Listener : IEndpointHandle
+internal sealed class Listener : IEndpointHandle, IReadinessHandler
 {
     private readonly SocketCore _socket;
     private readonly TransportAddress _address;
@@ -67,7 +67,8 @@ internal sealed class Listener : IEndpointHandle
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
             listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved);
-            listener._ioThread.Schedule(static s => _ = ((Listener)s!).AcceptLoopAsync(), listener);
+            listenSocket.Blocking = false;
+            listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
             return 0;
         }
         catch (SocketException ex)
@@ -83,39 +84,59 @@ internal sealed class Listener : IEndpointHandle
         }
     }
 
-    private async Task AcceptLoopAsync()
+    private void WatchAccept()
+    {
+        if (!_stopped)
+        {
+            _ioThread.WatchRead(_listenSocket, this);
+        }
+    }
+
+    /// <summary>Accepts every pending connection, then waits for the next one.</summary>
+    void IReadinessHandler.OnReadable()
     {
         while (!_stopped)
         {
             System.Net.Sockets.Socket accepted;
             try
             {
-                accepted = await _listenSocket.AcceptAsync().ConfigureAwait(true);
-            }
-            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
-            {
-                if (_stopped)
+                // Poll first: on a non-blocking listener, Accept would report "no more" by throwing.
+                if (!_listenSocket.Poll(0, SelectMode.SelectRead))
                 {
-                    return;
+                    break;
                 }
 
-                _socket.Monitor.Emit(SocketMonitor.AcceptFailed, ex is SocketException se ? (int)se.SocketErrorCode : ZmqConstants.ENOTSOCK, ResolvedAddress);
-                continue;
+                accepted = _listenSocket.Accept();
+            }
+            catch (SocketException ex)
+            {
+                _socket.Monitor.Emit(SocketMonitor.AcceptFailed, (int)ex.SocketErrorCode, ResolvedAddress);
+                break;
+            }
+            catch (ObjectDisposedException)
+            {
+                return;
             }
 
-            if (_stopped || _socket.IsClosed)
+            if (_socket.IsClosed)
             {
                 accepted.Dispose();
                 return;
             }
 
             SocketTuning.Apply(accepted, _socket.Options);
-
             _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
             var ioThread = _socket.Context.NextIoThread();
-            var connection = new ZmtpConnection(_socket, new SocketByteTransport(accepted), ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
+            var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
+            var connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
             ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
         }
+
+        WatchAccept();
+    }
+
+    void IReadinessHandler.OnWritable()
+    {
     }
 
     public void Stop(int lingerMilliseconds)
@@ -127,7 +148,14 @@ internal sealed class Listener : IEndpointHandle
 
         _stopped = true;
         int handle = Handle;
+
+        // Closed now, so the address is free when Unbind returns; the reactor forgets it on its own thread.
         _listenSocket.Dispose();
+        _ioThread.Schedule(static s =>
+        {
+            var self = (Listener)s!;
+            self._ioThread.Forget(self._listenSocket);
+        }, this);
         _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
         if (_address is IpcAddress ipc && !ipc.IsAbstract)
         {

@@ -1,0 +1,229 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks.Sources;
+using Managed.Zmq.Threading;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// <see cref="IByteTransport"/> over a non-blocking OS socket driven by its <see cref="IoThread"/>'s
+/// reactor: an operation is first tried at once, and only when the kernel says "would block" does it
+/// wait for readiness. Its continuation then runs inline on the I/O thread: no thread pool, no
+/// allocation per operation (the two value-task sources are reused).
+/// </summary>
+internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler, IValueTaskSource<int>, IValueTaskSource
+{
+    private readonly System.Net.Sockets.Socket _socket;
+    private readonly IoThread _thread;
+
+    private ManualResetValueTaskSourceCore<int> _receiveCore;
+    private Memory<byte> _receiveBuffer;
+    private bool _receivePending;
+
+    private ManualResetValueTaskSourceCore<bool> _sendCore;
+    private ReadOnlyMemory<byte> _sendRemaining;
+    private bool _sendPending;
+
+    private bool _disposed;
+
+    public ReactorSocketTransport(System.Net.Sockets.Socket socket, IoThread thread, string peerAddress)
+    {
+        _socket = socket;
+        _thread = thread;
+        _socket.Blocking = false;
+        PeerAddress = peerAddress;
+        Handle = (int)socket.Handle;
+    }
+
+    public string PeerAddress { get; }
+
+    public int Handle { get; }
+
+    /// <summary>The peer address ZAP and monitor events use: the IP without port, or empty for ipc.</summary>
+    public static string DescribePeer(System.Net.Sockets.Socket socket) => socket.RemoteEndPoint is IPEndPoint ip ? ip.Address.ToString() : string.Empty;
+
+    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    {
+        if (_disposed)
+        {
+            return ValueTask.FromException<int>(new ObjectDisposedException(nameof(ReactorSocketTransport)));
+        }
+
+        int received = _socket.Receive(buffer.Span, SocketFlags.None, out var error);
+        if (error == SocketError.Success)
+        {
+            return new ValueTask<int>(received);
+        }
+
+        if (error != SocketError.WouldBlock)
+        {
+            return ValueTask.FromException<int>(new SocketException((int)error));
+        }
+
+        _receiveBuffer = buffer;
+        _receiveCore.Reset();
+        _receivePending = true;
+        _thread.WatchRead(_socket, this);
+        return new ValueTask<int>(this, _receiveCore.Version);
+    }
+
+    public ValueTask SendAsync(ReadOnlyMemory<byte> data)
+    {
+        if (_disposed)
+        {
+            return ValueTask.FromException(new ObjectDisposedException(nameof(ReactorSocketTransport)));
+        }
+
+        var error = TrySend(ref data);
+        if (error == SocketError.Success)
+        {
+            return default;
+        }
+
+        if (error != SocketError.WouldBlock)
+        {
+            return ValueTask.FromException(new SocketException((int)error));
+        }
+
+        _sendRemaining = data;
+        _sendCore.Reset();
+        _sendPending = true;
+        _thread.WatchWrite(_socket, this);
+        return new ValueTask(this, _sendCore.Version);
+    }
+
+    /// <summary>Sends as much as the kernel takes; Success means all of it went.</summary>
+    private SocketError TrySend(ref ReadOnlyMemory<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            int sent = _socket.Send(data.Span, SocketFlags.None, out var error);
+            if (error != SocketError.Success)
+            {
+                return error;
+            }
+
+            data = data[sent..];
+        }
+
+        return SocketError.Success;
+    }
+
+    void IReadinessHandler.OnReadable()
+    {
+        if (!_receivePending || _disposed)
+        {
+            return;
+        }
+
+        int received = _socket.Receive(_receiveBuffer.Span, SocketFlags.None, out var error);
+        if (error == SocketError.WouldBlock)
+        {
+            _thread.WatchRead(_socket, this);
+            return;
+        }
+
+        _receivePending = false;
+        _receiveBuffer = default;
+        if (error == SocketError.Success)
+        {
+            _receiveCore.SetResult(received);
+        }
+        else
+        {
+            _receiveCore.SetException(new SocketException((int)error));
+        }
+    }
+
+    void IReadinessHandler.OnWritable()
+    {
+        if (!_sendPending || _disposed)
+        {
+            return;
+        }
+
+        var error = TrySend(ref _sendRemaining);
+        if (error == SocketError.WouldBlock)
+        {
+            _thread.WatchWrite(_socket, this);
+            return;
+        }
+
+        _sendPending = false;
+        _sendRemaining = default;
+        if (error == SocketError.Success)
+        {
+            _sendCore.SetResult(true);
+        }
+        else
+        {
+            _sendCore.SetException(new SocketException((int)error));
+        }
+    }
+
+    /// <summary>Closes the socket; pending operations fail (on a later turn of the I/O thread, never inline).</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        if (!_thread.IsCurrent)
+        {
+            // The reactor's registrations belong to its thread.
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).Dispose(), this);
+            return;
+        }
+
+        _disposed = true;
+        _thread.Forget(_socket);
+
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (SocketException)
+        {
+            // Already reset by the peer: closing is all that is left to do.
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+
+        _socket.Dispose();
+        if (_receivePending || _sendPending)
+        {
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).FailPending(), this);
+        }
+    }
+
+    private void FailPending()
+    {
+        if (_receivePending)
+        {
+            _receivePending = false;
+            _receiveCore.SetException(new ObjectDisposedException(nameof(ReactorSocketTransport)));
+        }
+
+        if (_sendPending)
+        {
+            _sendPending = false;
+            _sendCore.SetException(new ObjectDisposedException(nameof(ReactorSocketTransport)));
+        }
+    }
+
+    int IValueTaskSource<int>.GetResult(short token) => _receiveCore.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _receiveCore.GetStatus(token);
+
+    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _receiveCore.OnCompleted(continuation, state, token, flags);
+
+    void IValueTaskSource.GetResult(short token) => _sendCore.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource.GetStatus(short token) => _sendCore.GetStatus(token);
+
+    void IValueTaskSource.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _sendCore.OnCompleted(continuation, state, token, flags);
+}
