@@ -7,6 +7,7 @@ namespace Managed.Zmq.Polling;
 /// </summary>
 internal sealed class PendingOperationQueue
 {
+    /// <summary>The newest operation; new ones are linked after it.</summary>
     private PendingOperation? _tail;
 
     /// <summary>Gets the oldest operation, the only one that may run.</summary>

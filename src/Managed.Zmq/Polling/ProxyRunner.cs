@@ -19,9 +19,16 @@ internal sealed class ProxyRunner
     /// <summary>Messages moved per direction before looking at the other direction and the control socket.</summary>
     private const int BurstSize = 1000;
 
+    /// <summary>The frontend socket.</summary>
     private readonly Socket _frontend;
+
+    /// <summary>The backend socket.</summary>
     private readonly Socket _backend;
+
+    /// <summary>Where steering commands arrive; null for <see cref="Proxy.Start"/>.</summary>
     private readonly Socket? _control;
+
+    /// <summary>Gets a copy of every forwarded frame; may be null.</summary>
     private readonly Socket? _capture;
 
     /// <summary>Where the loop sleeps; its listener is on the frontend, backend and control signals while running.</summary>
@@ -30,7 +37,10 @@ internal sealed class ProxyRunner
     /// <summary>The distinct sockets whose signals carry <see cref="_waiter"/>'s listener.</summary>
     private readonly List<SocketCore> _watched = [];
 
+    /// <summary>STATISTICS counters of the frontend (mutable struct: updated in place through ref).</summary>
     private ProxyCounters _frontendCounters;
+
+    /// <summary>STATISTICS counters of the backend.</summary>
     private ProxyCounters _backendCounters;
 
     /// <summary>Set by PAUSE, cleared by RESUME: messages stay queued at their source.</summary>

@@ -8,6 +8,7 @@ namespace Managed.Zmq.Polling;
 /// </summary>
 internal struct RecvMultipartAttempt : IAsyncAttempt<MultipartMessage>
 {
+    /// <summary>The Message the first frame is received into; handed to the result on success.</summary>
     private Message? _first;
 
     public readonly bool IsSend => false;

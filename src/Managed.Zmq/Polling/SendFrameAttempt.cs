@@ -5,6 +5,7 @@ namespace Managed.Zmq.Polling;
 /// <summary>SendAsync of bytes: one frame, copied when the send happens.</summary>
 internal readonly struct SendFrameAttempt : IAsyncAttempt<int>
 {
+    /// <summary>The frame; the caller keeps it unchanged until the task completes.</summary>
     private readonly ReadOnlyMemory<byte> _data;
 
     public SendFrameAttempt(ReadOnlyMemory<byte> data)

@@ -9,6 +9,7 @@ namespace Managed.Zmq.Polling;
 /// </summary>
 internal readonly struct SendMultipartAttempt : IAsyncAttempt<bool>
 {
+    /// <summary>The frames; still owned by the caller, emptied as they are sent.</summary>
     private readonly MultipartMessage _message;
 
     public SendMultipartAttempt(MultipartMessage message)

@@ -7,8 +7,10 @@ namespace Managed.Zmq.Polling;
 /// <summary>SendAsync of text: one UTF-8 frame, encoded on each try so that a pending send holds no buffer.</summary>
 internal readonly struct SendTextAttempt : IAsyncAttempt<int>
 {
+    /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack.</summary>
     private const int StackLimit = 512;
 
+    /// <summary>The text to send.</summary>
     private readonly string _text;
 
     public SendTextAttempt(string text)

@@ -11,9 +11,10 @@ public sealed class IdleCpuCollection
 
 /// <summary>USER-PAIN: idle pollers and proxies must cost ~0 CPU (NetMQ #337, #752, #798; JeroMQ #506).</summary>
 /// <remarks>
-/// Process CPU time includes the test host, whose JIT and discovery work can cost a fifth of a core during
-/// its first seconds. A spinning or polling wait burns CPU on every try, so the best of three one-second
-/// measurements is what is compared with the bound.
+/// Process CPU time includes everything else in the test host: background JIT, finalizers and the
+/// teardown of other tests' sockets can cost half a core for a few seconds after the parallel tests end.
+/// A spinning or polling wait burns CPU in every window, so the best of up to five one-second windows
+/// is what is compared with the bound.
 /// </remarks>
 [Collection(IdleCpuCollection.Name)]
 public class IdleCpuTests
@@ -31,6 +32,26 @@ public class IdleCpuTests
         Assert.Equal(0, poller.Poll(50));
 
         AssertIdle(() => Assert.Equal(0, poller.Poll(1000)));
+    }
+
+    [Fact]
+    public async Task RecvBytesAsync_PendingOnIdleSocketsForOneSecond_UsesAlmostNoCpu()
+    {
+        using var context = new Context();
+        using var set = new PollerWaitTests.SocketSet(context, 30);
+        set.WarmUp();
+        var pending = set.Receivers.Select(receiver => receiver.RecvBytesAsync().AsTask()).ToList();
+        Assert.All(pending, task => Assert.False(task.IsCompleted));
+
+        using var idle = new ManualResetEventSlim();
+        AssertIdle(() => idle.Wait(1000));
+
+        for (int i = 0; i < set.Senders.Count; i++)
+        {
+            set.Senders[i].Send("done");
+        }
+
+        await Task.WhenAll(pending).WaitAsync(PollingSockets.WaitLimit);
     }
 
     [Fact]
@@ -61,7 +82,9 @@ public class IdleCpuTests
     private static void AssertIdle(Action oneSecondOfIdling)
     {
         var report = new List<string>();
-        for (int attempt = 0; attempt < 3; attempt++)
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        for (int attempt = 0; attempt < 5; attempt++)
         {
             var (cpu, wall) = Measure(oneSecondOfIdling);
             if (cpu < wall * MaxCoreFraction)
