@@ -3,4 +3,29 @@ namespace Managed.Zmq.Security;
 /// <summary>How a mechanism failed, in the terms libzmq's monitor reports it.</summary>
 /// <param name="Event">HANDSHAKE_FAILED_PROTOCOL (0x2000), HANDSHAKE_FAILED_AUTH (0x4000) or HANDSHAKE_FAILED_NO_DETAIL (0x0800).</param>
 /// <param name="Value">A ZMQ_PROTOCOL_ERROR_* code, a ZAP status (300/400/500), or an errno.</param>
-internal readonly record struct MechanismError(int Event, int Value);
+internal readonly record struct MechanismError(int Event, int Value)
+{
+    /// <summary>ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL: <see cref="Value"/> is an errno.</summary>
+    public const int HandshakeFailedNoDetail = 0x0800;
+
+    /// <summary>ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL: <see cref="Value"/> is a ZMQ_PROTOCOL_ERROR_* code.</summary>
+    public const int HandshakeFailedProtocol = 0x2000;
+
+    /// <summary>ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: <see cref="Value"/> is the ZAP status code (300, 400, 500).</summary>
+    public const int HandshakeFailedAuth = 0x4000;
+
+    /// <summary>A failure libzmq reports with no handshake event (an ERROR whose reason is not a ZAP status).</summary>
+    public static MechanismError Silent => default;
+
+    /// <summary>True when no monitor event goes with this failure.</summary>
+    public bool IsSilent => Event == 0;
+
+    /// <summary>A HANDSHAKE_FAILED_PROTOCOL failure.</summary>
+    public static MechanismError Protocol(int protocolError) => new(HandshakeFailedProtocol, protocolError);
+
+    /// <summary>A HANDSHAKE_FAILED_AUTH failure.</summary>
+    public static MechanismError Auth(int zapStatus) => new(HandshakeFailedAuth, zapStatus);
+
+    /// <summary>A HANDSHAKE_FAILED_NO_DETAIL failure.</summary>
+    public static MechanismError NoDetail(int errno) => new(HandshakeFailedNoDetail, errno);
+}

@@ -1,3 +1,4 @@
+using Managed.Zmq.Security.Crypto;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Security;
@@ -32,4 +33,7 @@ internal sealed class MechanismSettings
 
     /// <summary>The peer's IP address (no port) for ZAP requests, or empty.</summary>
     public string PeerAddress { get; init; } = string.Empty;
+
+    /// <summary>The CURVE primitives for this connection (the managed ones unless a provider was installed).</summary>
+    public ICurveCryptoProvider CurveCrypto { get; init; } = CurveCryptoProviders.Default;
 }

@@ -1,0 +1,232 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Security.Cryptography;
+using Managed.Zmq.Security.Crypto;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Security;
+
+/// <summary>
+/// What the CURVE client and server share: short nonces and the MESSAGE encoding of traffic
+/// (RFC 26 §The MESSAGE Command, errata 3 and 5, L9).
+/// </summary>
+internal abstract class CurveMechanismBase : MechanismBase
+{
+    /// <summary>The connection's precomputed box key, beforenm(peer′, our transient secret).</summary>
+    private readonly byte[] _sessionKey = new byte[CurveProtocol.KeySize];
+
+    /// <summary>The short nonce for the next command we send; starts at 1 (L9).</summary>
+    private ulong _nextNonce = 1;
+
+    /// <summary>The last short nonce accepted from the peer; 0 before any (L9).</summary>
+    private ulong _lastPeerNonce;
+
+    protected CurveMechanismBase(MechanismSettings settings)
+        : base(settings)
+    {
+        Crypto = settings.CurveCrypto;
+    }
+
+    public override ZmtpMechanism Name => ZmtpMechanism.Curve;
+
+    public override bool EncryptsTraffic => true;
+
+    protected ICurveCryptoProvider Crypto { get; }
+
+    /// <summary>The session key, set once the peer's transient key is known.</summary>
+    protected Span<byte> SessionKey => _sessionKey;
+
+    /// <summary>"CurveZMQMESSAGEC" for the client, "CurveZMQMESSAGES" for the server.</summary>
+    protected abstract ReadOnlySpan<byte> OwnMessagePrefix { get; }
+
+    protected abstract ReadOnlySpan<byte> PeerMessagePrefix { get; }
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// The MESSAGE goes out as a ZMTP message frame with no flags (libzmq's CURVE encoder does the
+    /// same): MORE and COMMAND travel inside the box as payload flags 0x01 and 0x02 (L9). The
+    /// source frame must not overlap <paramref name="destination"/>.
+    /// </remarks>
+    public override int Encode(ReadOnlySpan<byte> frame, Span<byte> destination)
+    {
+        Debug.Assert(Status == MechanismStatus.Ready, "Traffic is encoded only after the handshake.");
+        if (ZmtpFrame.TryReadFrame(frame, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body) != ZmtpStatus.Done)
+        {
+            Debug.Fail("Encode takes one whole frame.");
+            return -2;
+        }
+
+        int messageLength = GetMessageBodyLength(body.Length);
+        int headerLength = ZmtpFrame.GetHeaderLength(messageLength);
+        if (destination.Length < headerLength + messageLength)
+        {
+            return -1;
+        }
+
+        int offset = ZmtpFrame.WriteHeader(destination, messageLength, ZmtpFrameFlags.None);
+        Span<byte> message = destination.Slice(offset, messageLength);
+        CurveProtocol.MessageCommandPrefix.CopyTo(message);
+        ulong nonceValue = _nextNonce++;
+        BinaryPrimitives.WriteUInt64BigEndian(message.Slice(8, CurveProtocol.ShortNonceSize), nonceValue);
+
+        // RFC 26 §The MESSAGE Command: payload = flags octet, then the frame's octets.
+        Span<byte> box = message.Slice(CurveProtocol.MessageHeaderSize);
+        Span<byte> plaintext = box.Slice(CurveProtocol.BoxOverhead);
+        byte flags = 0;
+        if ((header.Flags & ZmtpFrameFlags.More) != 0)
+        {
+            flags |= CurveProtocol.FlagMore;
+        }
+
+        if ((header.Flags & ZmtpFrameFlags.Command) != 0)
+        {
+            flags |= CurveProtocol.FlagCommand;
+        }
+
+        plaintext[0] = flags;
+        body.CopyTo(plaintext.Slice(1));
+
+        Span<byte> nonce = stackalloc byte[CurveProtocol.NonceSize];
+        CurveProtocol.BuildNonce(nonce, OwnMessagePrefix, message.Slice(8, CurveProtocol.ShortNonceSize));
+        Crypto.SealAfterNm(_sessionKey, nonce, plaintext, box);
+        return offset + messageLength;
+    }
+
+    public override int GetEncodedLength(int frameBodyLength)
+    {
+        int messageLength = GetMessageBodyLength(frameBodyLength);
+        return ZmtpFrame.GetHeaderLength(messageLength) + messageLength;
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// Checks in libzmq's order (L9): the 07 "MESSAGE" prefix (else ZMTP_UNEXPECTED_COMMAND), the
+    /// 33-octet minimum (MALFORMED_COMMAND_MESSAGE), a nonce strictly above the last one
+    /// (ZMTP_INVALID_SEQUENCE), then the box (ZMTP_CRYPTOGRAPHIC). On -2 <see cref="IMechanism.Error"/>
+    /// says which. <paramref name="destination"/> must not overlap <paramref name="commandBody"/>.
+    /// </remarks>
+    public override int Decode(ReadOnlySpan<byte> commandBody, Span<byte> destination)
+    {
+        if (Status != MechanismStatus.Ready)
+        {
+            return -2;
+        }
+
+        if (!commandBody.StartsWith(CurveProtocol.MessageCommandPrefix))
+        {
+            return FailDecode(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND);
+        }
+
+        if (commandBody.Length < CurveProtocol.MinMessageBodySize)
+        {
+            return FailDecode(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_MESSAGE);
+        }
+
+        ReadOnlySpan<byte> shortNonce = commandBody.Slice(8, CurveProtocol.ShortNonceSize);
+        ulong nonceValue = BinaryPrimitives.ReadUInt64BigEndian(shortNonce);
+        if (nonceValue <= _lastPeerNonce)
+        {
+            return FailDecode(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE);
+        }
+
+        ReadOnlySpan<byte> box = commandBody.Slice(CurveProtocol.MessageHeaderSize);
+        int payloadLength = box.Length - CurveProtocol.BoxOverhead - 1;
+        int headerLength = ZmtpFrame.GetHeaderLength(payloadLength);
+        if (destination.Length < headerLength + payloadLength)
+        {
+            return -1;
+        }
+
+        // Open straight into place: the flags octet lands just before the payload, where the
+        // frame header ends, and is then overwritten by the header.
+        Span<byte> nonce = stackalloc byte[CurveProtocol.NonceSize];
+        CurveProtocol.BuildNonce(nonce, PeerMessagePrefix, shortNonce);
+        Span<byte> plaintext = destination.Slice(headerLength - 1, payloadLength + 1);
+        if (!Crypto.OpenAfterNm(_sessionKey, nonce, box, plaintext))
+        {
+            return FailDecode(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC);
+        }
+
+        _lastPeerNonce = nonceValue;
+        byte flags = plaintext[0];
+        var frameFlags = ZmtpFrameFlags.None;
+        if ((flags & CurveProtocol.FlagMore) != 0)
+        {
+            frameFlags |= ZmtpFrameFlags.More;
+        }
+
+        if ((flags & CurveProtocol.FlagCommand) != 0)
+        {
+            frameFlags |= ZmtpFrameFlags.Command;
+        }
+
+        ZmtpFrame.WriteHeader(destination, payloadLength, frameFlags);
+        return headerLength + payloadLength;
+    }
+
+    public override void Dispose()
+    {
+        CryptographicOperations.ZeroMemory(_sessionKey);
+        base.Dispose();
+    }
+
+    protected override void OnFailed() => CryptographicOperations.ZeroMemory(_sessionKey);
+
+    /// <summary>Takes the next short nonce to send (L9: 1, 2, 3, …).</summary>
+    protected ulong TakeNonce() => _nextNonce++;
+
+    /// <summary>
+    /// Accepts a short nonce from the peer if it is above the last one (RFC 26: the receiver SHALL
+    /// disconnect a peer that reuses a short nonce); fails with ZMTP_INVALID_SEQUENCE otherwise.
+    /// </summary>
+    protected bool TryAcceptPeerNonce(ReadOnlySpan<byte> shortNonce)
+    {
+        ulong value = BinaryPrimitives.ReadUInt64BigEndian(shortNonce);
+        if (value <= _lastPeerNonce)
+        {
+            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE));
+            return false;
+        }
+
+        _lastPeerNonce = value;
+        return true;
+    }
+
+    /// <summary>Fails with ZMTP_CRYPTOGRAPHIC.</summary>
+    protected void FailCryptographic() => Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC));
+
+    /// <summary>A fresh transient key pair from the system RNG (RFC 26 §The HELLO Command, §The WELCOME Command).</summary>
+    protected void GenerateKeyPair(Span<byte> secretKey, Span<byte> publicKey)
+    {
+        RandomNumberGenerator.Fill(secretKey);
+        Crypto.DerivePublicKey(secretKey, publicKey);
+    }
+
+    /// <summary>Builds a 24-octet nonce and seals <paramref name="plaintext"/> with <paramref name="key"/>; returns the box.</summary>
+    protected byte[] Seal(ReadOnlySpan<byte> key, ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> nonceTail, ReadOnlySpan<byte> plaintext)
+    {
+        Span<byte> nonce = stackalloc byte[CurveProtocol.NonceSize];
+        CurveProtocol.BuildNonce(nonce, prefix, nonceTail);
+        var box = new byte[plaintext.Length + CurveProtocol.BoxOverhead];
+        Crypto.SealAfterNm(key, nonce, plaintext, box);
+        return box;
+    }
+
+    /// <summary>Opens <paramref name="box"/> into <paramref name="plaintext"/> (box length - 16 octets).</summary>
+    protected bool Open(ReadOnlySpan<byte> key, ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> nonceTail, ReadOnlySpan<byte> box, Span<byte> plaintext)
+    {
+        Span<byte> nonce = stackalloc byte[CurveProtocol.NonceSize];
+        CurveProtocol.BuildNonce(nonce, prefix, nonceTail);
+        return Crypto.OpenAfterNm(key, nonce, box, plaintext);
+    }
+
+    /// <summary>07 "MESSAGE", short nonce, and a box of flags + payload.</summary>
+    private static int GetMessageBodyLength(int payloadLength) =>
+        CurveProtocol.MessageHeaderSize + CurveProtocol.BoxOverhead + 1 + payloadLength;
+
+    private int FailDecode(int protocolError)
+    {
+        Fail(MechanismError.Protocol(protocolError));
+        return -2;
+    }
+}

@@ -1,0 +1,304 @@
+using System.Diagnostics;
+using System.Text;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Security;
+
+/// <summary>
+/// What every mechanism shares: the one-slot outgoing command, status and error, the peer's
+/// metadata, ERROR handling and the ZAP round trip.
+/// </summary>
+/// <remarks>
+/// A mechanism never has more than one handshake command due at a time, so one slot is enough.
+/// A command can change the status once it has been written: READY from a server makes it Ready
+/// (it may send at once, RFC 24/26), and an ERROR makes it fail only after the ERROR has gone out,
+/// so the engine sends the ERROR before it closes.
+/// </remarks>
+internal abstract class MechanismBase : IMechanism
+{
+    /// <summary>The next command frame to send, header included, or null.</summary>
+    private byte[]? _pendingCommand;
+
+    /// <summary>Applied when <see cref="_pendingCommand"/> has been written.</summary>
+    private Action? _afterWrite;
+
+    /// <summary>The ZAP request not yet taken by the engine.</summary>
+    private byte[][]? _zapRequest;
+
+    /// <summary>The peer's metadata, kept until the handshake completes.</summary>
+    private string? _peerSocketType;
+
+    private byte[] _peerIdentity = [];
+
+    private Dictionary<string, byte[]> _peerProperties = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>What ZAP said about the peer.</summary>
+    private ZapReply? _zapReply;
+
+    /// <summary>Set when an ERROR is due: the handshake is over, whatever else arrives.</summary>
+    private bool _errorPending;
+
+    protected MechanismBase(MechanismSettings settings)
+    {
+        Settings = settings;
+    }
+
+    public abstract ZmtpMechanism Name { get; }
+
+    public MechanismStatus Status { get; private set; }
+
+    public MechanismError Error { get; private set; }
+
+    public PeerMetadata PeerMetadata { get; private set; } = PeerMetadata.Empty;
+
+    public virtual bool EncryptsTraffic => false;
+
+    public int MaxCommandLength => _pendingCommand?.Length ?? 0;
+
+    protected MechanismSettings Settings { get; }
+
+    /// <summary>True once an ERROR is due or the mechanism failed: nothing else is done then.</summary>
+    protected bool IsFinished => Status is MechanismStatus.Error or MechanismStatus.Ready;
+
+    public int WriteNextCommand(Span<byte> destination)
+    {
+        byte[]? command = _pendingCommand;
+        if (command is null)
+        {
+            return 0;
+        }
+
+        if (destination.Length < command.Length)
+        {
+            return -1;
+        }
+
+        command.CopyTo(destination);
+        _pendingCommand = null;
+        Action? afterWrite = _afterWrite;
+        _afterWrite = null;
+        afterWrite?.Invoke();
+        return command.Length;
+    }
+
+    public void ProcessCommand(ReadOnlySpan<byte> commandBody)
+    {
+        if (Status == MechanismStatus.Error || _errorPending)
+        {
+            return;
+        }
+
+        // RFC 23 §Commands: a body that is not even a command (no name) is unexpected.
+        if (!ZmtpCommandCodec.TryParse(commandBody, out ZmtpCommand command))
+        {
+            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND));
+            return;
+        }
+
+        ProcessHandshakeCommand(commandBody, command);
+    }
+
+    public virtual int Encode(ReadOnlySpan<byte> frame, Span<byte> destination)
+    {
+        // Clear-text mechanisms send frames as they are.
+        if (destination.Length < frame.Length)
+        {
+            return -1;
+        }
+
+        frame.CopyTo(destination);
+        return frame.Length;
+    }
+
+    public virtual int GetEncodedLength(int frameBodyLength) => ZmtpFrame.GetHeaderLength(frameBodyLength) + frameBodyLength;
+
+    public virtual int Decode(ReadOnlySpan<byte> commandBody, Span<byte> destination)
+    {
+        Debug.Fail("Only encrypting mechanisms decode traffic.");
+        return -2;
+    }
+
+    public IReadOnlyList<byte[]>? TakeZapRequest()
+    {
+        byte[][]? request = _zapRequest;
+        _zapRequest = null;
+        return request;
+    }
+
+    public void ProcessZapReply(IReadOnlyList<byte[]> replyFrames)
+    {
+        if (Status != MechanismStatus.WaitingForZap)
+        {
+            return;
+        }
+
+        _zapRequest = null;
+        ZapReply reply = ZapClient.ParseReply(replyFrames);
+        if (!reply.IsWellFormed)
+        {
+            Fail(MechanismError.Protocol(reply.ProtocolError));
+            return;
+        }
+
+        if (reply.StatusCode == 200)
+        {
+            _zapReply = reply;
+            Status = MechanismStatus.Handshaking;
+            OnZapAccepted();
+            return;
+        }
+
+        // RFC 27 §Message Format and L7/L8/L9: a refusal is HANDSHAKE_FAILED_AUTH with the status.
+        // libzmq tells the peer with ERROR "400" or "500", and says nothing for the temporary "300".
+        var error = MechanismError.Auth(reply.StatusCode);
+        if (reply.StatusCode == 300)
+        {
+            Fail(error);
+            return;
+        }
+
+        Status = MechanismStatus.Handshaking;
+        SendErrorThenFail(reply.StatusCode == 400 ? "400"u8 : "500"u8, error);
+    }
+
+    public virtual void Dispose()
+    {
+        _pendingCommand = null;
+        _zapRequest = null;
+    }
+
+    /// <summary>Handles one handshake command; <paramref name="command"/> is <paramref name="body"/> split into name and data.</summary>
+    protected abstract void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command);
+
+    /// <summary>Called when ZAP answered 200: carry on with the handshake.</summary>
+    protected abstract void OnZapAccepted();
+
+    /// <summary>Makes <paramref name="frame"/> the next command; <paramref name="afterWrite"/> runs once it is written.</summary>
+    protected void QueueCommand(byte[] frame, Action? afterWrite = null)
+    {
+        Debug.Assert(_pendingCommand is null, "A mechanism has at most one command due at a time.");
+        _pendingCommand = frame;
+        _afterWrite = afterWrite;
+    }
+
+    /// <summary>Fails now: no command will be sent.</summary>
+    protected void Fail(MechanismError error)
+    {
+        _pendingCommand = null;
+        _afterWrite = null;
+        _zapRequest = null;
+        Error = error;
+        Status = MechanismStatus.Error;
+        OnFailed();
+    }
+
+    /// <summary>Wipes secrets when the handshake fails; override to clear keys.</summary>
+    protected virtual void OnFailed()
+    {
+    }
+
+    /// <summary>Queues ERROR with <paramref name="reason"/> and fails once it is written.</summary>
+    protected void SendErrorThenFail(ReadOnlySpan<byte> reason, MechanismError error)
+    {
+        var frame = new byte[ZmtpError.GetFrameLength(reason.Length)];
+        ZmtpError.WriteFrame(frame, reason);
+        Error = error;
+        _errorPending = true;
+        QueueCommand(frame, () => Fail(error));
+    }
+
+    /// <summary>Asks the engine to consult ZAP with these credentials (RFC 27).</summary>
+    protected void RequestZap(params byte[][] credentials)
+    {
+        _zapRequest = ZapClient.BuildRequest(Settings.ZapDomain, Settings.PeerAddress, Settings.RoutingId, Name, credentials);
+        Status = MechanismStatus.WaitingForZap;
+    }
+
+    /// <summary>Marks the handshake complete and publishes the peer's metadata.</summary>
+    protected void BecomeReady()
+    {
+        Debug.Assert(!_errorPending && Status != MechanismStatus.Error, "A failed handshake never completes.");
+        var properties = new Dictionary<string, byte[]>(_peerProperties, StringComparer.OrdinalIgnoreCase);
+        string userId = string.Empty;
+        if (_zapReply is not null)
+        {
+            // L21: the user id and the reply metadata become message properties; the peer's own
+            // metadata wins over the handler's on a clash.
+            userId = _zapReply.UserId;
+            foreach (KeyValuePair<string, byte[]> property in _zapReply.Metadata)
+            {
+                properties.TryAdd(property.Key, property.Value);
+            }
+
+            if (userId.Length > 0)
+            {
+                properties["User-Id"] = Encoding.UTF8.GetBytes(userId);
+            }
+        }
+
+        PeerMetadata = new PeerMetadata
+        {
+            SocketType = _peerSocketType,
+            Identity = _peerIdentity,
+            UserId = userId,
+            Properties = properties,
+        };
+        Status = MechanismStatus.Ready;
+    }
+
+    /// <summary>Reads the peer's metadata (READY or INITIATE); fails with ZMTP_INVALID_METADATA when it is bad (L6).</summary>
+    protected bool TryAcceptPeerMetadata(ReadOnlySpan<byte> metadata)
+    {
+        if (!PeerMetadataReader.TryRead(metadata, Settings.SocketType, out string? socketType, out byte[] identity, out Dictionary<string, byte[]> properties))
+        {
+            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA));
+            return false;
+        }
+
+        _peerSocketType = socketType;
+        _peerIdentity = identity;
+        _peerProperties = properties;
+        return true;
+    }
+
+    /// <summary>Handles a received ERROR command (RFC 23 §Error Handling): the handshake fails.</summary>
+    /// <remarks>
+    /// A reason that is a ZAP status ("300", "400", "500") is reported as HANDSHAKE_FAILED_AUTH with
+    /// that number; any other reason ends the connection with no handshake event, as in libzmq (L7).
+    /// </remarks>
+    protected void ProcessError(ZmtpCommand command)
+    {
+        if (!ZmtpError.TryParse(command.Data, out ReadOnlySpan<byte> reason))
+        {
+            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_ERROR));
+            return;
+        }
+
+        if (reason.Length == 3 && reason[0] is >= (byte)'3' and <= (byte)'5' && reason[1] == (byte)'0' && reason[2] == (byte)'0')
+        {
+            Fail(MechanismError.Auth((reason[0] - '0') * 100));
+            return;
+        }
+
+        Fail(MechanismError.Silent);
+    }
+
+    /// <summary>Fails with ZMTP_UNEXPECTED_COMMAND.</summary>
+    protected void FailUnexpected() => Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND));
+
+    /// <summary>A whole command frame with this name and data.</summary>
+    protected static byte[] BuildCommand(ReadOnlySpan<byte> name, ReadOnlySpan<byte> data)
+    {
+        var frame = new byte[ZmtpCommandCodec.GetFrameLength(name.Length, data.Length)];
+        ZmtpCommandCodec.WriteFrame(frame, name, data);
+        return frame;
+    }
+
+    /// <summary>Our metadata block: Socket-Type and, for REQ/DEALER/ROUTER, Identity (RFC 23; L6).</summary>
+    protected byte[] BuildOwnMetadata()
+    {
+        var metadata = new byte[ZmtpReady.GetMetadataLength(Settings.SocketType, Settings.RoutingId)];
+        ZmtpReady.WriteMetadata(metadata, Settings.SocketType, Settings.RoutingId);
+        return metadata;
+    }
+}

@@ -1,0 +1,83 @@
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Security;
+
+/// <summary>
+/// The NULL mechanism (RFC 23/37 §The NULL Security Mechanism): each side sends READY with its
+/// metadata; with a ZAP domain and a handler, READY waits for ZAP's "200" (L7).
+/// </summary>
+internal sealed class NullMechanism : MechanismBase
+{
+    /// <summary>Our READY has been written.</summary>
+    private bool _readySent;
+
+    /// <summary>The peer's READY has been accepted.</summary>
+    private bool _peerReadyReceived;
+
+    public NullMechanism(MechanismSettings settings)
+        : base(settings)
+    {
+        // L7: with ZMQ_ZAP_DOMAIN set and a handler bound, ask ZAP before READY; without a handler
+        // the connection is accepted (API §8.8).
+        if (settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent)
+        {
+            RequestZap();
+        }
+        else
+        {
+            QueueReady();
+        }
+    }
+
+    public override ZmtpMechanism Name => ZmtpMechanism.Null;
+
+    protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
+    {
+        // L7: anything after the peer's READY, before our handshake is done, is unexpected.
+        if (_peerReadyReceived)
+        {
+            FailUnexpected();
+            return;
+        }
+
+        if (command.Is(ZmtpCommandNames.Ready))
+        {
+            // RFC 37: the server SHOULD parse the client's READY and MAY validate it.
+            if (TryAcceptPeerMetadata(command.Data))
+            {
+                _peerReadyReceived = true;
+                TryComplete();
+            }
+        }
+        else if (command.Is(ZmtpCommandNames.Error))
+        {
+            ProcessError(command);
+        }
+        else
+        {
+            FailUnexpected();
+        }
+    }
+
+    protected override void OnZapAccepted() => QueueReady();
+
+    private void QueueReady()
+    {
+        var frame = new byte[ZmtpReady.GetFrameLength(Settings.SocketType, Settings.RoutingId)];
+        ZmtpReady.WriteFrame(frame, Settings.SocketType, Settings.RoutingId);
+        QueueCommand(frame, () =>
+        {
+            _readySent = true;
+            TryComplete();
+        });
+    }
+
+    /// <summary>RFC 37: traffic flows once a peer has both sent and received READY.</summary>
+    private void TryComplete()
+    {
+        if (_readySent && _peerReadyReceived && Status == MechanismStatus.Handshaking)
+        {
+            BecomeReady();
+        }
+    }
+}

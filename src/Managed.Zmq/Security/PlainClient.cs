@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Text;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Security;
+
+/// <summary>The client side of PLAIN (RFC 24): HELLO, then INITIATE after WELCOME, done at READY.</summary>
+internal sealed class PlainClient : MechanismBase
+{
+    /// <summary>The longest user name or password: its length travels in one octet (RFC 24 §Implementation).</summary>
+    public const int MaxCredentialLength = byte.MaxValue;
+
+    /// <summary>True after WELCOME, when READY (or ERROR) is the only acceptable answer.</summary>
+    private bool _welcomed;
+
+    public PlainClient(MechanismSettings settings)
+        : base(settings)
+    {
+        byte[] user = Encoding.UTF8.GetBytes(settings.PlainUsername);
+        byte[] password = Encoding.UTF8.GetBytes(settings.PlainPassword);
+        Debug.Assert(user.Length <= MaxCredentialLength && password.Length <= MaxCredentialLength, "Options keep credentials to 255 octets (L8).");
+
+        // RFC 24 §Implementation: hello = command-size %d5 "HELLO" username password, each a
+        // one-octet length and its octets.
+        var data = new byte[2 + user.Length + password.Length];
+        data[0] = (byte)user.Length;
+        user.CopyTo(data, 1);
+        data[1 + user.Length] = (byte)password.Length;
+        password.CopyTo(data, 2 + user.Length);
+        QueueCommand(BuildCommand(ZmtpCommandNames.Hello, data));
+    }
+
+    public override ZmtpMechanism Name => ZmtpMechanism.Plain;
+
+    protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
+    {
+        // RFC 24 §Implementation: plain = C:hello ( S:welcome | S:error ) C:initiate ( S:ready | S:error ).
+        if (command.Is(ZmtpCommandNames.Error))
+        {
+            ProcessError(command);
+            return;
+        }
+
+        if (!_welcomed)
+        {
+            if (!command.Is(ZmtpCommandNames.Welcome))
+            {
+                FailUnexpected();
+                return;
+            }
+
+            // L8: WELCOME is exactly 07 "WELCOME"; anything more is malformed.
+            if (!command.Data.IsEmpty)
+            {
+                Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_WELCOME));
+                return;
+            }
+
+            _welcomed = true;
+            QueueCommand(BuildCommand(ZmtpCommandNames.Initiate, BuildOwnMetadata()));
+            return;
+        }
+
+        if (!command.Is(ZmtpCommandNames.Ready))
+        {
+            FailUnexpected();
+            return;
+        }
+
+        // RFC 24 §Implementation: the client may send messages once it has received READY.
+        if (TryAcceptPeerMetadata(command.Data))
+        {
+            BecomeReady();
+        }
+    }
+
+    protected override void OnZapAccepted() => Debug.Fail("A PLAIN client never consults ZAP.");
+}

@@ -1,0 +1,73 @@
+using System.Security.Cryptography;
+using Managed.Zmq.Security.Crypto;
+
+namespace Managed.Zmq.Tests.Security.Crypto;
+
+/// <summary>HSalsa20 and XSalsa20 against the NaCl vectors (shared/specs/CRYPTO-VECTORS.md).</summary>
+public sealed class Salsa20Tests
+{
+    [Fact]
+    public void HSalsa20_SharedSecretUnderZeroInput_IsFirstKey()
+    {
+        var output = new byte[32];
+
+        Salsa20.HSalsa20(Convert.FromHexString(NaClVectors.Shared), new byte[16], output);
+
+        Assert.Equal(NaClVectors.FirstKey, Convert.ToHexStringLower(output));
+    }
+
+    [Fact]
+    public void HSalsa20_FirstKeyUnderNoncePrefix_IsSecondKey()
+    {
+        var output = new byte[32];
+
+        Salsa20.HSalsa20(Convert.FromHexString(NaClVectors.FirstKey), Convert.FromHexString(NaClVectors.Nonce).AsSpan(0, 16), output);
+
+        Assert.Equal(NaClVectors.SecondKey, Convert.ToHexStringLower(output));
+    }
+
+    [Fact]
+    public void XSalsa20Xor_FirstFourMebibytes_HashToTheNaClDigest()
+    {
+        var stream = new byte[4 * 1024 * 1024];
+
+        Salsa20.XSalsa20Xor(Convert.FromHexString(NaClVectors.FirstKey), Convert.FromHexString(NaClVectors.Nonce), 0, stream, stream);
+
+        Assert.Equal("662b9d0e3463029156069b12f918691a98f7dfb2ca0393c96bbfc6b1fbd630a2", Convert.ToHexStringLower(SHA256.HashData(stream)));
+        Assert.Equal(NaClVectors.OneTimeAuthKey, Convert.ToHexStringLower(stream.AsSpan(0, 32)));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(63)]
+    [InlineData(64)]
+    [InlineData(65)]
+    [InlineData(255)]
+    [InlineData(256)]
+    [InlineData(257)]
+    [InlineData(511)]
+    [InlineData(512)]
+    [InlineData(777)]
+    [InlineData(1500)]
+    public void XSalsa20Xor_AnyLengthAndStartBlock_MatchesBlockByBlockStream(int length)
+    {
+        // The vector paths (4 and 8 blocks per call) must produce the same stream as the scalar one,
+        // including from a non-zero start block and across the 2^32 counter boundary.
+        byte[] key = Convert.FromHexString(NaClVectors.FirstKey);
+        byte[] nonce = Convert.FromHexString(NaClVectors.Nonce);
+        foreach (ulong start in new ulong[] { 0, 1, 0xFFFFFFFE })
+        {
+            var whole = new byte[length];
+            Salsa20.XSalsa20Xor(key, nonce, start, whole, whole);
+
+            var pieces = new byte[length];
+            for (int offset = 0; offset < length; offset += 64)
+            {
+                int take = Math.Min(64, length - offset);
+                Salsa20.XSalsa20Xor(key, nonce, start + (ulong)(offset / 64), pieces.AsSpan(offset, take), pieces.AsSpan(offset, take));
+            }
+
+            Assert.Equal(Convert.ToHexString(pieces), Convert.ToHexString(whole));
+        }
+    }
+}
