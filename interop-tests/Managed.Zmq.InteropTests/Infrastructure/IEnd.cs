@@ -40,3 +40,16 @@ internal interface IEnd : IDisposable
     /// <summary>Receives one whole message, or returns null if nothing arrives within <paramref name="timeout"/>.</summary>
     byte[][]? TryRecvMessage(TimeSpan timeout);
 }
+
+internal static class Messages
+{
+    /// <summary>
+    /// A message has at least one frame. Guards against <c>SendMessage([])</c>, which C# binds to an
+    /// empty frame array, not to one empty frame (write <c>SendMessage([[]])</c> for that).
+    /// </summary>
+    public static void RequireFrames(byte[][] frames)
+    {
+        if (frames.Length == 0)
+            throw new ArgumentException("A message needs at least one frame; use [[]] for one empty frame.", nameof(frames));
+    }
+}

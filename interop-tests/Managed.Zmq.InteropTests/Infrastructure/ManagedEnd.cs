@@ -49,10 +49,15 @@ internal sealed class ManagedEnd : IEnd
 
     public void Unsubscribe(byte[] topic) => _socket.Unsubscribe(topic);
 
-    public void SendMessage(params byte[][] frames) => _socket.SendMultipart((IEnumerable<byte[]>)frames);
+    public void SendMessage(params byte[][] frames)
+    {
+        Messages.RequireFrames(frames);
+        _socket.SendMultipart((IEnumerable<byte[]>)frames);
+    }
 
     public bool TrySendMessage(params byte[][] frames)
     {
+        Messages.RequireFrames(frames);
         var more = frames.Length > 1 ? SendFlags.SendMore : SendFlags.None;
         try
         {
@@ -77,7 +82,7 @@ internal sealed class ManagedEnd : IEnd
 
     public byte[][]? TryRecvMessage(TimeSpan timeout)
     {
-        _socket.SetOption(SocketOption.Rcvtimeo, Math.Max(1, (int)timeout.TotalMilliseconds));
+        _socket.SetOption(SocketOption.Rcvtimeo, (int)timeout.TotalMilliseconds); // 0: do not wait at all
         try
         {
             return RecvMessage();

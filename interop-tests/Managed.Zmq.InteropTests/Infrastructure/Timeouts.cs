@@ -28,7 +28,7 @@ internal static class Deadline
         {
             await task.WaitAsync(Timeouts.Scenario);
         }
-        catch (TimeoutException)
+        catch (TimeoutException) when (!task.IsCompleted)
         {
             throw new TimeoutException($"Scenario did not finish within {Timeouts.Scenario.TotalSeconds} s (hung send, receive or dispose).");
         }
@@ -40,7 +40,7 @@ internal static class Deadline
 
     /// <summary>
     /// Repeats <paramref name="attempt"/> until it returns true; fails after <see cref="Timeouts.Settle"/>.
-    /// Each attempt must itself wait (e.g. a receive with <see cref="Timeouts.Probe"/>), so this never spins.
+    /// An attempt should wait briefly itself (e.g. a receive with <see cref="Timeouts.Probe"/>) or yield.
     /// </summary>
     public static void RetryUntil(Func<bool> attempt, string what)
     {

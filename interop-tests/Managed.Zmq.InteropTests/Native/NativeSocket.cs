@@ -96,12 +96,14 @@ internal sealed unsafe class NativeSocket : IEnd
 
     public void SendMessage(params byte[][] frames)
     {
+        Messages.RequireFrames(frames);
         for (var i = 0; i < frames.Length; i++)
             Send(frames[i], more: i < frames.Length - 1);
     }
 
     public bool TrySendMessage(params byte[][] frames)
     {
+        Messages.RequireFrames(frames);
         var more = frames.Length > 1 ? LibZmq.ZMQ_SNDMORE : 0;
         if (!TrySend(frames[0], LibZmq.ZMQ_DONTWAIT | more, out var errno))
         {
