@@ -64,11 +64,6 @@ internal sealed partial class SocketCore
     {
         if (!pipe.FromConnect)
         {
-            lock (_connections)
-            {
-                _connections.Add(connection);
-            }
-
             Enqueue(pipe, PipeEventKind.Attached);
         }
 
@@ -85,11 +80,6 @@ internal sealed partial class SocketCore
     {
         if (!pipe.FromConnect)
         {
-            lock (_connections)
-            {
-                _connections.Remove(connection);
-            }
-
             Enqueue(pipe, PipeEventKind.Detached);
             return;
         }
@@ -260,7 +250,8 @@ internal sealed partial class SocketCore
 
         foreach (var connection in connections)
         {
-            Lingerer.CloseConnection(Context, connection, linger);
+            // Nothing can be queued for a connection still in its handshake: it just goes.
+            Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
         }
 
         Context.Inproc.RemoveAll(this);
@@ -304,6 +295,30 @@ internal sealed partial class SocketCore
         }
 
         return null;
+    }
+
+    /// <summary>An accepted connection starts: close and Unbind must reach it, even mid-handshake.</summary>
+    /// <returns>false when the socket is already closed (the caller drops the connection).</returns>
+    public bool TrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _connections.Add(connection);
+            return true;
+        }
+    }
+
+    public void UntrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            _connections.Remove(connection);
+        }
     }
 
     /// <summary>Connections accepted through <paramref name="listener"/> (Unbind closes them).</summary>

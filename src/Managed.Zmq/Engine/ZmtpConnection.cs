@@ -55,8 +55,18 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     public void Start()
     {
         _socket.Context.BeginWork();
+        if (!_socket.TrackConnection(this))
+        {
+            _transport.Dispose();
+            _socket.Context.EndWork();
+            return;
+        }
+
         _ = RunAndReleaseAsync();
     }
+
+    /// <summary>True once the handshake succeeded (a pipe is attached).</summary>
+    public bool HandshakeComplete => Volatile.Read(ref _pipe) is not null;
 
     private async Task RunAndReleaseAsync()
     {
@@ -72,6 +82,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         finally
         {
             LingerTimer?.Dispose();
+            _socket.UntrackConnection(this);
             _socket.Context.EndWork();
         }
     }
@@ -114,7 +125,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerIdentity;
         pipe.Inbound.DiscardUncommitted();
-        _pipe = pipe;
+        Volatile.Write(ref _pipe, pipe);
 
         if (!TryStoreLeftover(result.Leftover.Span))
         {

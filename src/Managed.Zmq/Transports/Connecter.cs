@@ -114,10 +114,7 @@ internal sealed class Connecter : IEndpointHandle
         {
             var endPoint = await _address.ResolveAsync(_stop.Token).ConfigureAwait(true);
             socket = _address.CreateSocket(endPoint.AddressFamily);
-            if (socket.AddressFamily != AddressFamily.Unix)
-            {
-                socket.NoDelay = true;
-            }
+            SocketTuning.Apply(socket, _socket.Options);
 
             handle = (int)socket.Handle;
             _socket.Monitor.Emit(SocketMonitor.ConnectDelayed, ZmqConstants.EINPROGRESS, _address.Original);

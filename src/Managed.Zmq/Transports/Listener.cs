@@ -109,10 +109,7 @@ internal sealed class Listener : IEndpointHandle
                 return;
             }
 
-            if (accepted.AddressFamily != AddressFamily.Unix)
-            {
-                accepted.NoDelay = true;
-            }
+            SocketTuning.Apply(accepted, _socket.Options);
 
             _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
             var ioThread = _socket.Context.NextIoThread();
