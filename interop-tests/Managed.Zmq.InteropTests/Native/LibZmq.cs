@@ -18,7 +18,12 @@ internal static unsafe partial class LibZmq
         ZMQ_LINGER = 17, ZMQ_SNDHWM = 23, ZMQ_RCVHWM = 24, ZMQ_RCVTIMEO = 27, ZMQ_SNDTIMEO = 28,
         ZMQ_LAST_ENDPOINT = 32, ZMQ_ROUTER_MANDATORY = 33, ZMQ_XPUB_VERBOSE = 40;
 
+    public const int ZMQ_RECONNECT_IVL = 18, ZMQ_HEARTBEAT_IVL = 75, ZMQ_HEARTBEAT_TTL = 76, ZMQ_HEARTBEAT_TIMEOUT = 77;
+
     public const int ZMQ_DONTWAIT = 1, ZMQ_SNDMORE = 2, ZMQ_POLLIN = 1;
+
+    public const int ZMQ_EVENT_CONNECTED = 0x0001, ZMQ_EVENT_ACCEPTED = 0x0020, ZMQ_EVENT_DISCONNECTED = 0x0200,
+        ZMQ_EVENT_HANDSHAKE_SUCCEEDED = 0x1000;
 
     public const int EAGAIN = 11, EINTR = 4, EHOSTUNREACH = 113;
 
@@ -71,6 +76,9 @@ internal static unsafe partial class LibZmq
     [LibraryImport(Lib)] public static partial nuint zmq_msg_size(ZmqMsg* msg);
     [LibraryImport(Lib)] public static partial int zmq_msg_more(ZmqMsg* msg);
     [LibraryImport(Lib)] public static partial int zmq_msg_close(ZmqMsg* msg);
+
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_socket_monitor(nint socket, string endpoint, int events);
 
     [LibraryImport(Lib)] public static partial int zmq_poll(PollItem* items, int count, long timeout);
 

@@ -11,8 +11,12 @@ internal sealed unsafe class NativeSocket : IEnd
 {
     private nint _handle;
 
+    private static int s_monitors;
+    private readonly NativeContext _context;
+
     public NativeSocket(NativeContext context, SocketType type)
     {
+        _context = context;
         Type = type;
         _handle = LibZmq.zmq_socket(context.Handle, (int)type);
         if (_handle == 0)
@@ -81,6 +85,26 @@ internal sealed unsafe class NativeSocket : IEnd
         fixed (byte* p = buffer)
             Check(LibZmq.zmq_getsockopt(Handle, option, p, &size), "zmq_getsockopt");
         return buffer[..(int)size];
+    }
+
+    /// <summary>
+    /// Starts zmq_socket_monitor for <paramref name="events"/> and returns the connected PAIR that
+    /// receives them; read them with <see cref="NextEvent"/>.
+    /// </summary>
+    public NativeSocket Monitor(int events)
+    {
+        var endpoint = $"inproc://interop-monitor-{Interlocked.Increment(ref s_monitors)}";
+        Check(LibZmq.zmq_socket_monitor(Handle, endpoint, events), "zmq_socket_monitor");
+        var pair = _context.Socket(SocketType.Pair);
+        pair.Connect(endpoint);
+        return pair;
+    }
+
+    /// <summary>On a monitor PAIR: the next event number, or null if none arrives within <paramref name="timeout"/>.</summary>
+    public int? NextEvent(TimeSpan timeout)
+    {
+        var message = TryRecvMessage(timeout);
+        return message is null ? null : BitConverter.ToUInt16(message[0], 0);
     }
 
     public void Subscribe(byte[] topic) => SetOption(LibZmq.ZMQ_SUBSCRIBE, topic);
