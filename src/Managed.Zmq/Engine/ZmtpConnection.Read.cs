@@ -58,6 +58,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 inbound.Advance(read);
+                OnTrafficReceived();
                 if (!ParseReceived(pipe))
                 {
                     Close(DisconnectReason.ProtocolError);
@@ -151,15 +152,9 @@ internal sealed partial class ZmtpConnection
             return;
         }
 
-        if (command.Is(ZmtpCommandNames.Ping) && ZmtpHeartbeat.TryParsePing(command.Data, out _, out var context))
+        if (command.Is(ZmtpCommandNames.Ping) && ZmtpHeartbeat.TryParsePing(command.Data, out ushort ttl, out var context))
         {
-            // RFC 37 §Connection Heartbeating: reply with PONG carrying the same context.
-            _control ??= new byte[64];
-            if (_control.Length - _controlLength >= 32)
-            {
-                _controlLength += ZmtpHeartbeat.WritePong(_control.AsSpan(_controlLength), context);
-                _writerSignal.Set();
-            }
+            OnPing(ttl, context);
         }
     }
 }

@@ -142,10 +142,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 
+        StartHeartbeats();
         var writer = WriteLoopAsync(pipe);
         await ReadLoopAsync(pipe).ConfigureAwait(true);
         Close(DisconnectReason.ConnectionLost);
         await writer.ConfigureAwait(true);
+        StopHeartbeats();
 
         pipe.SetEngine(null);
         _transport.Dispose();

@@ -16,6 +16,10 @@ namespace Managed.Zmq.Threading;
 /// </remarks>
 internal sealed class IoThread : PipeScheduler, IDisposable
 {
+    /// <summary>Idle polls before parking (each <see cref="SpinCycles"/> pause instructions): about 10 µs.</summary>
+    private const int SpinIterations = 16;
+    private const int SpinCycles = 10;
+
     [ThreadStatic]
     private static IoThread? t_current;
 
@@ -74,9 +78,9 @@ internal sealed class IoThread : PipeScheduler, IDisposable
             // Spin a little before parking: a busy connection usually has its next completion
             // within microseconds, and a park/unpark round trip costs more than that.
             bool found = false;
-            for (int i = 0; i < 64 && !found; i++)
+            for (int i = 0; i < SpinIterations && !found; i++)
             {
-                Thread.SpinWait(20);
+                Thread.SpinWait(SpinCycles);
                 found = !_work.IsEmpty;
             }
 

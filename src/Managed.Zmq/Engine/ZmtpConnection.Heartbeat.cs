@@ -1,0 +1,125 @@
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Engine;
+
+internal sealed partial class ZmtpConnection
+{
+    private const int ControlCapacity = 256;
+
+    /// <summary>Ticks heartbeats and liveness checks on the I/O thread (RFC 37 §Connection Heartbeating).</summary>
+    private Timer? _heartbeatTimer;
+    private int _heartbeatPeriod;
+
+    /// <summary>When traffic last arrived (any frame counts as a sign of life, L13).</summary>
+    private long _lastReceived;
+
+    private long _lastPingSent;
+    private bool _pingOutstanding;
+
+    /// <summary>The TTL the peer asked for in its last PING, in ms; 0 when none.</summary>
+    private int _peerTtl;
+
+    /// <summary>Starts HEARTBEAT_IVL pings once the handshake is done (L13: never before).</summary>
+    private void StartHeartbeats()
+    {
+        _lastReceived = Environment.TickCount64;
+        int interval = _socket.Options.HeartbeatInterval;
+        if (interval > 0)
+        {
+            EnsureHeartbeatTimer(interval);
+        }
+    }
+
+    private void EnsureHeartbeatTimer(int period)
+    {
+        period = Math.Max(10, period);
+        if (_heartbeatTimer is not null && _heartbeatPeriod <= period)
+        {
+            return;
+        }
+
+        _heartbeatPeriod = period;
+        _heartbeatTimer?.Dispose();
+        _heartbeatTimer = new Timer(static s =>
+        {
+            var self = (ZmtpConnection)s!;
+            self._ioThread.Schedule(static c => ((ZmtpConnection)c!).OnHeartbeatTick(), self);
+        }, this, period, period);
+    }
+
+    private void StopHeartbeats()
+    {
+        _heartbeatTimer?.Dispose();
+        _heartbeatTimer = null;
+    }
+
+    private void OnHeartbeatTick()
+    {
+        if (_closing)
+        {
+            return;
+        }
+
+        long now = Environment.TickCount64;
+        var options = _socket.Options;
+
+        // The peer's TTL: nothing at all from it for that long means it is gone.
+        if (_peerTtl > 0 && now - _lastReceived > _peerTtl)
+        {
+            Close(DisconnectReason.Timeout);
+            return;
+        }
+
+        // Our PING went unanswered (no traffic since) for HEARTBEAT_TIMEOUT.
+        if (_pingOutstanding && now - _lastPingSent >= options.HeartbeatTimeout)
+        {
+            Close(DisconnectReason.Timeout);
+            return;
+        }
+
+        int interval = options.HeartbeatInterval;
+        if (interval > 0 && now - _lastPingSent >= interval - (_heartbeatPeriod / 2))
+        {
+            // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (L13).
+            QueueControl(static (span, ttl) => ZmtpHeartbeat.WritePing(span, ttl, default), ZmtpHeartbeat.ToTtlDeciseconds(options.HeartbeatTtl));
+            _lastPingSent = now;
+            _pingOutstanding = true;
+        }
+    }
+
+    /// <summary>Read loop: traffic arrived.</summary>
+    private void OnTrafficReceived()
+    {
+        _lastReceived = Environment.TickCount64;
+        _pingOutstanding = false;
+    }
+
+    /// <summary>Read loop: a PING arrived; answer it and honour its TTL.</summary>
+    private void OnPing(ushort ttlDeciseconds, ReadOnlySpan<byte> context)
+    {
+        // RFC 37: reply with PONG carrying the same context (at most 16 octets).
+        var control = _control ??= new byte[ControlCapacity];
+        if (control.Length - _controlLength >= ZmtpHeartbeat.GetPongFrameLength(context.Length))
+        {
+            _controlLength += ZmtpHeartbeat.WritePong(control.AsSpan(_controlLength), context);
+            _writerSignal.Set();
+        }
+
+        int ttl = ttlDeciseconds * 100;
+        if (ttl > 0)
+        {
+            _peerTtl = ttl;
+            EnsureHeartbeatTimer(Math.Max(10, ttl / 4));
+        }
+    }
+
+    private void QueueControl(Func<Span<byte>, ushort, int> write, ushort argument)
+    {
+        var control = _control ??= new byte[ControlCapacity];
+        if (control.Length - _controlLength >= 32)
+        {
+            _controlLength += write(control.AsSpan(_controlLength), argument);
+            _writerSignal.Set();
+        }
+    }
+}
