@@ -40,17 +40,23 @@ public sealed class ResilienceTests
             end.SetOption(LibZmq.ZMQ_HEARTBEAT_TTL, 1000);
         }
 
+        NativeSocket? monitor = null;
         using var link = new Link(topology, SocketType.Dealer, SocketType.Dealer,
             configureOurs: pinger is Pinger.Managed or Pinger.Both ? Heartbeats : null,
-            configureTheirs: pinger is Pinger.Native or Pinger.Both ? Heartbeats : null);
-        var theirs = (NativeSocket)link.Theirs;
-        using var monitor = theirs.Monitor(LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED | LibZmq.ZMQ_EVENT_DISCONNECTED);
+            configureTheirs: end =>
+            {
+                if (pinger is Pinger.Native or Pinger.Both)
+                    Heartbeats(end);
+                // Before bind/connect, or the handshake event may come before anyone listens.
+                monitor = ((NativeSocket)end).Monitor(LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED | LibZmq.ZMQ_EVENT_DISCONNECTED);
+            });
+        using var monitorSocket = monitor!;
 
         Transfer.Deliver(link.Ours, link.Theirs, [Bytes.Of("before")]);
-        Assert.Equal(LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED, monitor.NextEvent(Timeouts.Io));
+        Assert.Equal(LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED, monitorSocket.NextEvent(Timeouts.Io));
 
         // Twelve heartbeat intervals, three timeouts: waiting for a disconnect event that must not come.
-        var disconnected = monitor.NextEvent(TimeSpan.FromMilliseconds(600));
+        var disconnected = monitorSocket.NextEvent(TimeSpan.FromMilliseconds(600));
         Assert.True(disconnected is null, $"libzmq saw the idle connection drop (event {disconnected}).");
 
         Transfer.Deliver(link.Ours, link.Theirs, [Bytes.Of("after")]);

@@ -44,7 +44,4 @@ internal static class Bytes
             Assert.True(diff == e.Length, $"{context}: frame {i} differs at byte {diff} of {e.Length}.");
         }
     }
-
-    public static string Show(byte[][] message) =>
-        "[" + string.Join(", ", message.Select(f => f.Length <= 32 ? Convert.ToHexString(f) : $"<{f.Length} bytes>")) + "]";
 }

@@ -70,23 +70,6 @@ internal sealed unsafe class NativeSocket : IEnd
             Check(LibZmq.zmq_setsockopt(Handle, option, p, (nuint)value.Length), "zmq_setsockopt");
     }
 
-    public int GetOptionInt(int option)
-    {
-        int value;
-        nuint size = sizeof(int);
-        Check(LibZmq.zmq_getsockopt(Handle, option, &value, &size), "zmq_getsockopt");
-        return value;
-    }
-
-    public byte[] GetOptionBytes(int option)
-    {
-        var buffer = new byte[256];
-        nuint size = 256;
-        fixed (byte* p = buffer)
-            Check(LibZmq.zmq_getsockopt(Handle, option, p, &size), "zmq_getsockopt");
-        return buffer[..(int)size];
-    }
-
     /// <summary>
     /// Starts zmq_socket_monitor for <paramref name="events"/> and returns the connected PAIR that
     /// receives them; read them with <see cref="NextEvent"/>.
