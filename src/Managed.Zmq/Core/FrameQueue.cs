@@ -42,6 +42,15 @@ internal sealed class FrameQueue
     /// <summary>Consumer: queue-wide read position.</summary>
     private long _readPosition;
 
+    /// <summary>
+    /// Drained full-size segments handed back by the consumer for the producer's next ones, so a
+    /// busy queue cycles between a few buffers without touching a shared pool (which would give
+    /// the buffer to the consumer's thread-local cache and make the producer allocate).
+    /// </summary>
+    private readonly FrameSegment?[] _spares = new FrameSegment?[SpareCount];
+
+    private const int SpareCount = 4;
+
     public FrameQueue()
     {
         _tail = _head = new FrameSegment(ArrayPool<byte>.Shared.Rent(InitialSegmentSize), 0);
@@ -72,7 +81,8 @@ internal sealed class FrameQueue
 
         int carried = _writeOffset - carryFrom;
         int size = Math.Max(Math.Min(_tail.Buffer.Length * 2, MaxSegmentSize), carried + freeBytes);
-        var next = new FrameSegment(ArrayPool<byte>.Shared.Rent(size), _tail.BaseOffset + carryFrom);
+        var next = TakeSpare(size, _tail.BaseOffset + carryFrom)
+            ?? new FrameSegment(ArrayPool<byte>.Shared.Rent(size), _tail.BaseOffset + carryFrom);
         if (carried > 0)
         {
             Buffer.BlockCopy(_tail.Buffer, carryFrom, next.Buffer, 0, carried);
@@ -173,9 +183,46 @@ internal sealed class FrameQueue
                 return _head.Buffer.AsSpan(offset, (int)(Math.Min(end, committed) - _readPosition));
             }
 
-            ArrayPool<byte>.Shared.Return(_head.Buffer);
+            Recycle(_head);
             _head = next;
         }
+    }
+
+    private FrameSegment? TakeSpare(int size, long baseOffset)
+    {
+        if (size > MaxSegmentSize)
+        {
+            return null;
+        }
+
+        for (int i = 0; i < SpareCount; i++)
+        {
+            if (Volatile.Read(ref _spares[i]) is not null && Interlocked.Exchange(ref _spares[i], null) is { } spare)
+            {
+                spare.BaseOffset = baseOffset;
+                spare.End = 0;
+                spare.Next = null;
+                return spare;
+            }
+        }
+
+        return null;
+    }
+
+    private void Recycle(FrameSegment segment)
+    {
+        if (segment.Buffer.Length == MaxSegmentSize)
+        {
+            for (int i = 0; i < SpareCount; i++)
+            {
+                if (Volatile.Read(ref _spares[i]) is null && Interlocked.CompareExchange(ref _spares[i], segment, null) is null)
+                {
+                    return;
+                }
+            }
+        }
+
+        ArrayPool<byte>.Shared.Return(segment.Buffer);
     }
 
     /// <summary>Same as <see cref="Peek"/> but as memory, for the write loop's socket send.</summary>

@@ -12,8 +12,8 @@ internal sealed class FrameSegment
     /// <summary>The bytes; rented from <see cref="System.Buffers.ArrayPool{T}.Shared"/>.</summary>
     public byte[] Buffer { get; }
 
-    /// <summary>Queue-wide position of <c>Buffer[0]</c>.</summary>
-    public long BaseOffset { get; }
+    /// <summary>Queue-wide position of <c>Buffer[0]</c>; set again when the segment is reused.</summary>
+    public long BaseOffset { get; set; }
 
     /// <summary>Where the last frame of this segment ends. Valid once <see cref="Next"/> is set.</summary>
     public int End;

@@ -189,6 +189,12 @@ internal sealed partial class SocketCore
             return;
         }
 
+        if (Options.ProbeRouter && SocketType is SocketType.Router or SocketType.Dealer or SocketType.Req)
+        {
+            // Probe_Router: an empty message goes to every new peer first, so a ROUTER learns our id at once.
+            pipe.WriteFrame(default, more: false);
+        }
+
         Pattern.Attach(pipe);
     }
 

@@ -20,8 +20,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>For a connecting socket, the long-lived pipe we serve; null for an accepted connection until the handshake creates one.</summary>
     private readonly Pipe? _connectPipe;
 
-    private readonly AsyncSignal _writerSignal = new();
-    private readonly AsyncSignal _readerSignal = new();
+    private readonly AsyncSignal _writerSignal;
+    private readonly AsyncSignal _readerSignal;
 
     private Pipe? _pipe;
     private DisconnectReason _reason;
@@ -41,6 +41,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _ioThread = ioThread;
         _endpoint = endpoint;
         _connectPipe = connectPipe;
+        _writerSignal = new AsyncSignal(ioThread);
+        _readerSignal = new AsyncSignal(ioThread);
     }
 
     public string Endpoint => _endpoint;

@@ -42,6 +42,7 @@ internal sealed class Dealer : Pattern
             return RecvStatus.NotSupported;
         }
 
+        _in.Conflate = Socket.Options.Conflate;
         if (!_in.TryPeek(out var pipe, out var header, out var body))
         {
             return RecvStatus.WouldBlock;

@@ -24,6 +24,9 @@ internal sealed class FairQueue
 
     public bool SurfaceSubscriptions { get; }
 
+    /// <summary>ZMQ_CONFLATE: only the newest queued message of a pipe is delivered.</summary>
+    public bool Conflate { get; set; }
+
     public int Count => _pipes.Count;
 
     public void Add(Pipe pipe) => _pipes.Add(pipe);
@@ -99,6 +102,11 @@ internal sealed class FairQueue
 
     private bool TryPeekFrom(Pipe pipe, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
     {
+        if (Conflate && _inMessage is null)
+        {
+            DropAllButNewest(pipe);
+        }
+
         while (pipe.TryPeekFrame(out header, out body))
         {
             if (!header.IsCommand || (SurfaceSubscriptions && IsSubscriptionCommand(body)))
@@ -111,6 +119,14 @@ internal sealed class FairQueue
         }
 
         return false;
+    }
+
+    private static void DropAllButNewest(Pipe pipe)
+    {
+        while (pipe.Inbound.QueuedMessages > 1 && pipe.TryPeekFrame(out var header, out _))
+        {
+            pipe.ConsumeFrame(header);
+        }
     }
 
     private static bool IsSubscriptionCommand(ReadOnlySpan<byte> body)

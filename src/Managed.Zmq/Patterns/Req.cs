@@ -21,6 +21,12 @@ internal sealed class Req : Pattern
 
     private Pipe? _replyPipe;
 
+    /// <summary>Req_Correlate: the id put in front of the current request, checked on the reply.</summary>
+    private uint _requestId = (uint)Random.Shared.Next();
+
+    /// <summary>Receive: the correlation id frame of the reply was checked.</summary>
+    private bool _idChecked;
+
     public Req(SocketCore socket)
         : base(socket)
     {
@@ -54,15 +60,34 @@ internal sealed class Req : Pattern
 
         if (!_inRequest)
         {
-            // RFC 28 §The REQ Socket Type: an empty delimiter frame goes first.
-            var status = _out.Send(default, more: true);
-            if (status != SendStatus.Sent)
+            SendStatus status;
+            if (Socket.Options.ReqCorrelate)
             {
-                return status;
+                // Req_Correlate: a 4-byte request id precedes the delimiter, so stale replies can be told apart.
+                _requestId++;
+                Span<byte> id = stackalloc byte[4];
+                BitConverter.TryWriteBytes(id, _requestId);
+                status = _out.Send(id, more: true);
+                if (status != SendStatus.Sent)
+                {
+                    return status;
+                }
+
+                _out.Send(default, more: true);
+            }
+            else
+            {
+                // RFC 28 §The REQ Socket Type: an empty delimiter frame goes first.
+                status = _out.Send(default, more: true);
+                if (status != SendStatus.Sent)
+                {
+                    return status;
+                }
             }
 
             _replyPipe = _out.LastPipe;
             _inRequest = true;
+            _idChecked = false;
         }
 
         _out.Send(frame, more);
@@ -91,12 +116,26 @@ internal sealed class Req : Pattern
                 continue;
             }
 
+            if (!_inReply && Socket.Options.ReqCorrelate && !_idChecked)
+            {
+                if (body.Length != 4 || !header.More || BitConverter.ToUInt32(body) != _requestId)
+                {
+                    DiscardMessage(pipe, header);
+                    continue;
+                }
+
+                pipe.ConsumeFrame(header);
+                _idChecked = true;
+                continue;
+            }
+
             if (!_inReply)
             {
                 // L17: a reply must start with the empty delimiter; anything else is discarded.
                 if (body.Length != 0 || !header.More)
                 {
                     DiscardMessage(pipe, header);
+                    _idChecked = false;
                     continue;
                 }
 

@@ -135,6 +135,7 @@ internal sealed class Sub : Pattern
 
     public override RecvStatus Recv<TSink>(ref TSink sink)
     {
+        _in.Conflate = Socket.Options.Conflate;
         if (!TryPeekWanted(out var pipe, out var header, out var body))
         {
             return RecvStatus.WouldBlock;

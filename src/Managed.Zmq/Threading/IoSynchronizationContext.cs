@@ -13,14 +13,7 @@ internal sealed class IoSynchronizationContext : SynchronizationContext
         _thread = thread;
     }
 
-    public override void Post(SendOrPostCallback d, object? state)
-    {
-        _thread.Schedule(static s =>
-        {
-            var (callback, callbackState) = ((SendOrPostCallback, object?))s!;
-            callback(callbackState);
-        }, (d, state));
-    }
+    public override void Post(SendOrPostCallback d, object? state) => _thread.Post(d, state);
 
     public override void Send(SendOrPostCallback d, object? state)
     {

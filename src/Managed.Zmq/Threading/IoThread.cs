@@ -24,7 +24,8 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     private static IoThread? t_current;
 
     /// <summary>Pending work; value tuples so an enqueue allocates nothing in steady state.</summary>
-    private readonly ConcurrentQueue<(Action<object?> Action, object? State)> _work = new();
+    /// <remarks>The callback is an <see cref="Action{T}"/> or a <see cref="SendOrPostCallback"/> (posted continuations), stored as is so posting never boxes.</remarks>
+    private readonly ConcurrentQueue<(Delegate Callback, object? State)> _work = new();
 
     /// <summary>Parks the thread when there is no work.</summary>
     private readonly SemaphoreSlim _wake = new(0, int.MaxValue);
@@ -52,9 +53,14 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     /// <summary>True when called from any I/O thread of any context.</summary>
     public static bool IsOnAnyIoThread => t_current is not null;
 
-    public override void Schedule(Action<object?> action, object? state)
+    public override void Schedule(Action<object?> action, object? state) => Enqueue(action, state);
+
+    /// <summary>Queues a posted continuation without wrapping it.</summary>
+    public void Post(SendOrPostCallback callback, object? state) => Enqueue(callback, state);
+
+    private void Enqueue(Delegate callback, object? state)
     {
-        _work.Enqueue((action, state));
+        _work.Enqueue((callback, state));
         // Pairs with the store-then-recheck in Run: either the thread sees our item, or we see it asleep.
         Interlocked.MemoryBarrier();
         if (Volatile.Read(ref _sleeping) != 0 && Interlocked.Exchange(ref _sleeping, 0) != 0)
@@ -71,7 +77,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
         {
             if (_work.TryDequeue(out var item))
             {
-                Execute(item.Action, item.State);
+                Execute(item.Callback, item.State);
                 continue;
             }
 
@@ -106,11 +112,18 @@ internal sealed class IoThread : PipeScheduler, IDisposable
         }
     }
 
-    private static void Execute(Action<object?> action, object? state)
+    private static void Execute(Delegate callback, object? state)
     {
         try
         {
-            action(state);
+            if (callback is Action<object?> action)
+            {
+                action(state);
+            }
+            else
+            {
+                ((SendOrPostCallback)callback)(state);
+            }
         }
         catch (Exception ex)
         {

@@ -1,0 +1,317 @@
+using Managed.Zmq.Engine;
+using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Tests.Wire.Support;
+
+namespace Managed.Zmq.Tests.Engine;
+
+/// <summary>
+/// The ZMTP 3.x handshake driven against a scripted peer over an in-memory duplex, no sockets:
+/// what we send (greeting, READY per RFC 23 §Worked Example), every way a peer can succeed
+/// (3.0, 3.1, higher versions, bytes split anyhow) and every way it can be refused
+/// (RFC 23 §Version Negotiation, §Authentication and Confidentiality, §Error Handling; L1–L7, L10).
+/// </summary>
+public sealed class ZmtpHandshakeTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
+
+    private const string Greeting31 = "FF 00*7 01 7F 03 01 'NULL' 00*16 00 00*31";
+    private const string Greeting30 = "FF 00*8 7F 03 00 'NULL' 00*16 00 00*31";
+    private const string RouterReady = "04 29 05 'READY' 0B 'Socket-Type' 00 00 00 06 'ROUTER' 08 'Identity' 00 00 00 00";
+    private const string DealerReady = "04 29 05 'READY' 0B 'Socket-Type' 00 00 00 06 'DEALER' 08 'Identity' 00 00 00 00";
+
+    private static HandshakeSettings Dealer() => new() { SocketType = SocketType.Dealer };
+
+    /// <summary>Starts a handshake, lets <paramref name="script"/> play the peer, then awaits the outcome.</summary>
+    private static async Task<(HandshakeResult Result, byte[] Leftover)> RunAsync(HandshakeSettings settings, Func<ScriptedPeer, Task> script)
+    {
+        using var duplex = new InMemoryDuplex();
+        var handshake = new ZmtpHandshake(duplex.Transport, settings).RunAsync().AsTask();
+        await script(duplex.Peer);
+        var result = await handshake.WaitAsync(Timeout);
+        return (result, result.Leftover.ToArray());
+    }
+
+    /// <summary>The usual peer: reads our greeting, sends its own, reads our READY, sends <paramref name="afterGreeting"/>.</summary>
+    private static Func<ScriptedPeer, Task> Peer(string greeting, string afterGreeting) => async peer =>
+    {
+        await peer.ReadExactlyAsync(64);
+        await peer.SendAsync(WireBytes.Parse(greeting));
+        await peer.ReadExactlyAsync(43);
+        await peer.SendAsync(WireBytes.Parse(afterGreeting));
+    };
+
+    // ------------------------------------------------------------------ what we send
+
+    [Fact]
+    public async Task RunAsync_BeforePeerSendsAnything_SendsFull31Greeting()
+    {
+        using var duplex = new InMemoryDuplex();
+        var handshake = new ZmtpHandshake(duplex.Transport, Dealer()).RunAsync().AsTask();
+
+        byte[] greeting = await duplex.Peer.ReadExactlyAsync(64);
+
+        // Octets 1–8 are padding a receiver must not check (L1); everything else is fixed.
+        byte[] expected = WireBytes.Parse(Greeting31);
+        Assert.Equal(0xFF, greeting[0]);
+        Assert.Equal(WireBytes.ToHex(expected.AsSpan(9)), WireBytes.ToHex(greeting.AsSpan(9)));
+        duplex.Peer.Close();
+        Assert.Equal(HandshakeOutcome.ConnectionLost, (await handshake.WaitAsync(Timeout)).Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_DealerWithoutRoutingId_SendsReadyAsRfc23WorkedExample()
+    {
+        using var duplex = new InMemoryDuplex();
+        var handshake = new ZmtpHandshake(duplex.Transport, Dealer()).RunAsync().AsTask();
+        await duplex.Peer.ReadExactlyAsync(64);
+        await duplex.Peer.SendAsync(WireBytes.Parse(Greeting31));
+
+        byte[] ready = await duplex.Peer.ReadExactlyAsync(43);
+
+        Assert.Equal(WireBytes.ToHex(WireBytes.Parse(DealerReady)), WireBytes.ToHex(ready));
+        await duplex.Peer.SendAsync(WireBytes.Parse(RouterReady));
+        Assert.Equal(HandshakeOutcome.Succeeded, (await handshake.WaitAsync(Timeout)).Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_DealerWithRoutingId_AnnouncesItAsIdentity()
+    {
+        using var duplex = new InMemoryDuplex();
+        var settings = new HandshakeSettings { SocketType = SocketType.Dealer, RoutingId = "abc"u8.ToArray() };
+        var handshake = new ZmtpHandshake(duplex.Transport, settings).RunAsync().AsTask();
+        await duplex.Peer.ReadExactlyAsync(64);
+        await duplex.Peer.SendAsync(WireBytes.Parse(Greeting31));
+
+        byte[] ready = await duplex.Peer.ReadExactlyAsync(46);
+
+        Assert.Equal(
+            WireBytes.ToHex(WireBytes.Parse("04 2C 05 'READY' 0B 'Socket-Type' 00 00 00 06 'DEALER' 08 'Identity' 00 00 00 03 'abc'")),
+            WireBytes.ToHex(ready));
+        duplex.Peer.Close();
+        await handshake.WaitAsync(Timeout);
+    }
+
+    // ------------------------------------------------------------------ success
+
+    [Theory]
+    [InlineData(Greeting31, 1)]
+    [InlineData(Greeting30, 0)]
+    [InlineData("FF 00*8 7F 03 02 'NULL' 00*16 00 00*31", 1)]
+    [InlineData("FF 00*8 7F 04 00 'NULL' 00*16 00 00*31", 1)]
+    public async Task RunAsync_PeerVersion_SucceedsWithPeerMinorVersion(string greeting, int expectedMinor)
+    {
+        var (result, leftover) = await RunAsync(Dealer(), Peer(greeting, RouterReady));
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.Equal(expectedMinor, result.PeerMinorVersion);
+        Assert.Equal(SocketType.Router, result.PeerSocketType);
+        Assert.Empty(result.PeerIdentity);
+        Assert.Empty(leftover);
+    }
+
+    [Fact]
+    public async Task RunAsync_PaddingNonZero_IsNotValidated()
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer("FF 00 00 00 00 00 00 00 06 7F 03 01 'NULL' 00*16 00 00*31", RouterReady));
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_BytesAfterReadyInSameWrite_ReturnedAsLeftover()
+    {
+        var (result, leftover) = await RunAsync(Dealer(), Peer(Greeting31, RouterReady + " 01 00 00 03 'abc'"));
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.Equal(WireBytes.ToHex(WireBytes.Parse("01 00 00 03 'abc'")), WireBytes.ToHex(leftover));
+    }
+
+    [Fact]
+    public async Task RunAsync_GreetingAndReadyInOneWrite_ReturnsOnlyTrafficAsLeftover()
+    {
+        var (result, leftover) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.SendAsync(WireBytes.Parse(Greeting31 + " " + RouterReady + " 00 02 'hi'"));
+        });
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.Equal(WireBytes.ToHex(WireBytes.Parse("00 02 'hi'")), WireBytes.ToHex(leftover));
+    }
+
+    [Fact]
+    public async Task RunAsync_PeerBytesOneAtATime_Succeeds()
+    {
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            foreach (byte b in WireBytes.Parse(Greeting31 + " " + RouterReady))
+            {
+                await peer.SendAsync([b]);
+            }
+        });
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_ReadyWithIdentity_ReturnsPeerIdentity()
+    {
+        const string readyWithIdentity = "04 2F 05 'READY' 0B 'Socket-Type' 00 00 00 06 'ROUTER' 08 'Identity' 00 00 00 06 'peer-1'";
+
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, readyWithIdentity));
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.Equal("peer-1"u8.ToArray(), result.PeerIdentity);
+    }
+
+    [Fact]
+    public async Task RunAsync_ReadyWithoutSocketType_AcceptedAsLibzmqDoes()
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, "04 06 05 'READY'"));
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.Null(result.PeerSocketType);
+    }
+
+    // ------------------------------------------------------------------ refusals
+
+    [Fact]
+    public async Task RunAsync_Zmtp10PeerWithLongIdentity_UnsupportedVersion()
+    {
+        // ZMTP 1.0: octet 0 is the identity frame's length (13 = flags + 12 octets), not 0xFF.
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse("0D 00 'identity-123'"));
+        });
+
+        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_Zmtp10AnonymousPeer_UnsupportedVersionFromFirstOctet()
+    {
+        // An anonymous ZMTP 1.0 peer sends only "01 00" and then waits: octet 0 alone shows the
+        // version (RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers), so waiting for 11 octets never ends.
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse("01 00"));
+        });
+
+        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_Zmtp20Greeting_UnsupportedVersion()
+    {
+        // ZMTP 2.0: signature, revision 01, socket type ROUTER (6), then an empty identity frame.
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06 00 00"));
+        });
+
+        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
+    }
+
+    [Theory]
+    [InlineData("'PLAIN' 00*15")]
+    [InlineData("'CURVE' 00*15")]
+    [InlineData("'NULL' 00*15 01")]
+    [InlineData("'NULL' 20*16")]
+    public async Task RunAsync_MechanismMismatch_ProtocolErrorMechanismMismatch(string mechanism)
+    {
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse("FF 00*8 7F 03 01 " + mechanism + " 00 00*31"));
+        });
+
+        Assert.Equal(HandshakeOutcome.ProtocolError, result.Outcome);
+        Assert.Equal(0x11000002, result.ProtocolError);
+    }
+
+    [Fact]
+    public async Task RunAsync_PeerSendsError_PeerErrorWithReason()
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, "04 10 05 'ERROR' 09 'no-access'"));
+
+        Assert.Equal(HandshakeOutcome.PeerError, result.Outcome);
+        Assert.Equal("no-access", result.PeerErrorReason);
+    }
+
+    [Theory]
+    [InlineData("00 05 'hello'")]
+    [InlineData("01 00 00 02 'hi'")]
+    [InlineData("04 05 04 'ABCD'")]
+    [InlineData("04 06 05 'HELLO'")]
+    public async Task RunAsync_MessageOrUnknownCommandInsteadOfReady_ProtocolErrorUnexpectedCommand(string frames)
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, frames));
+
+        Assert.Equal(HandshakeOutcome.ProtocolError, result.Outcome);
+        Assert.Equal(0x10000001, result.ProtocolError);
+    }
+
+    [Theory]
+    [InlineData("04 19 05 'READY' 0B 'Socket-Type' 00 00 00 03 'PUB'")]
+    [InlineData("04 1A 05 'READY' 0B 'Socket-Type' 00 00 00 04 'PULL'")]
+    [InlineData("04 1B 05 'READY' 0B 'Socket-Type' 00 00 00 05 'BOGUS'")]
+    public async Task RunAsync_ReadyWithIncompatibleSocketType_IncompatibleSocketType(string ready)
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, ready));
+
+        Assert.Equal(HandshakeOutcome.IncompatibleSocketType, result.Outcome);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(10)]
+    [InlineData(40)]
+    public async Task RunAsync_PeerClosesMidGreeting_ConnectionLost(int sentOctets)
+    {
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse(Greeting31).AsSpan(0, sentOctets).ToArray());
+            peer.Close();
+        });
+
+        Assert.Equal(HandshakeOutcome.ConnectionLost, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_PeerClosesMidReady_ConnectionLost()
+    {
+        var (result, _) = await RunAsync(Dealer(), async peer =>
+        {
+            await peer.ReadExactlyAsync(64);
+            await peer.SendAsync(WireBytes.Parse(Greeting31 + " 04 29 05 'READY'"));
+            peer.Close();
+        });
+
+        Assert.Equal(HandshakeOutcome.ConnectionLost, result.Outcome);
+    }
+
+    [Theory]
+    [InlineData("06 40 00 00 00 00 00 00 00")]
+    [InlineData("06 80 00 00 00 00 00 00 00")]
+    [InlineData("06 00 00 00 00 7F FF FF FF")]
+    public async Task RunAsync_HugeLengthPrefix_ProtocolErrorWithoutWaitingForBody(string header)
+    {
+        var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, header));
+
+        Assert.Equal(HandshakeOutcome.ProtocolError, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_CommandLargerThanMaxMessageSize_ProtocolError()
+    {
+        var settings = new HandshakeSettings { SocketType = SocketType.Dealer, MaxMessageSize = 16 };
+
+        var (result, _) = await RunAsync(settings, Peer(Greeting31, RouterReady));
+
+        Assert.Equal(HandshakeOutcome.ProtocolError, result.Outcome);
+    }
+}
