@@ -12,8 +12,11 @@ internal interface IEnd : IDisposable
 
     SocketType Type { get; }
 
+    /// <summary>Binds and returns the endpoint Last_Endpoint reports.</summary>
+    string Bind(string endpoint);
+
     /// <summary>Binds to <c>tcp://127.0.0.1:*</c> and returns the real endpoint from Last_Endpoint.</summary>
-    string BindEphemeral();
+    string BindEphemeral() => Bind("tcp://127.0.0.1:*");
 
     void Connect(string endpoint);
 

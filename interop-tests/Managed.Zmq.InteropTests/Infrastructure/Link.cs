@@ -16,7 +16,8 @@ internal interface IPeer : IDisposable
 }
 
 /// <summary>
-/// A Managed.Zmq socket and a libzmq socket joined over <c>tcp://127.0.0.1</c> on an ephemeral port.
+/// A Managed.Zmq socket and a libzmq socket joined over <c>tcp://127.0.0.1</c> on an ephemeral port,
+/// or over <c>ipc://</c> on a fresh path in the temp directory.
 /// Disposal closes both sockets (linger 0) before their contexts.
 /// </summary>
 internal sealed class Link : IDisposable
@@ -32,7 +33,7 @@ internal sealed class Link : IDisposable
     private readonly NativeContext _theirPeer;
 
     public Link(Topology topology, SocketType ours, SocketType theirs,
-        Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null)
+        Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null, bool ipc = false)
     {
         _theirPeer = new NativeContext();
 #if INTEROP_WITHOUT_CORE
@@ -48,9 +49,19 @@ internal sealed class Link : IDisposable
             configureOurs?.Invoke(Ours);
             configureTheirs?.Invoke(Theirs);
             var (binder, connector) = topology == Topology.ManagedBinds ? (Ours, Theirs) : (Theirs, Ours);
-            Endpoint = binder.BindEphemeral();
-            Assert.StartsWith("tcp://127.0.0.1:", Endpoint);
-            Assert.NotEqual("tcp://127.0.0.1:0", Endpoint);
+            if (ipc)
+            {
+                var path = $"ipc://{Path.GetTempPath()}managed-zmq-interop-{Guid.NewGuid():N}.sock";
+                Endpoint = binder.Bind(path);
+                Assert.Equal(path, Endpoint);
+            }
+            else
+            {
+                Endpoint = binder.BindEphemeral();
+                Assert.StartsWith("tcp://127.0.0.1:", Endpoint);
+                Assert.NotEqual("tcp://127.0.0.1:0", Endpoint);
+            }
+
             connector.Connect(Endpoint);
         }
         catch

@@ -33,11 +33,13 @@ internal sealed class ManagedEnd : IEnd
     /// <summary>The underlying socket, for scenarios that exercise API beyond <see cref="IEnd"/>.</summary>
     public Socket Socket => _socket;
 
-    public string BindEphemeral()
+    public string Bind(string endpoint)
     {
-        _socket.Bind("tcp://127.0.0.1:*");
+        _socket.Bind(endpoint);
         return _socket.GetOptionString(SocketOption.Last_Endpoint);
     }
+
+    public string BindEphemeral() => Bind("tcp://127.0.0.1:*");
 
     public void Connect(string endpoint) => _socket.Connect(endpoint);
 

@@ -32,13 +32,13 @@ internal sealed unsafe class NativeSocket : IEnd
 
     private nint Handle => _handle != 0 ? _handle : throw new ObjectDisposedException(Name);
 
-    public void Bind(string endpoint) => Check(LibZmq.zmq_bind(Handle, endpoint), "zmq_bind");
-
-    public string BindEphemeral()
+    public string Bind(string endpoint)
     {
-        Bind("tcp://127.0.0.1:*");
+        Check(LibZmq.zmq_bind(Handle, endpoint), "zmq_bind");
         return LastEndpoint;
     }
+
+    public string BindEphemeral() => Bind("tcp://127.0.0.1:*");
 
     public void Connect(string endpoint) => Check(LibZmq.zmq_connect(Handle, endpoint), "zmq_connect");
 
