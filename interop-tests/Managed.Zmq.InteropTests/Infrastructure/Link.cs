@@ -31,6 +31,7 @@ internal sealed class Link : IDisposable
 
     private readonly IPeer _ourPeer;
     private readonly NativeContext _theirPeer;
+    private readonly string? _ipcPath;
 
     public Link(Topology topology, SocketType ours, SocketType theirs,
         Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null, bool ipc = false)
@@ -51,9 +52,9 @@ internal sealed class Link : IDisposable
             var (binder, connector) = topology == Topology.ManagedBinds ? (Ours, Theirs) : (Theirs, Ours);
             if (ipc)
             {
-                var path = $"ipc://{Path.GetTempPath()}managed-zmq-interop-{Guid.NewGuid():N}.sock";
-                Endpoint = binder.Bind(path);
-                Assert.Equal(path, Endpoint);
+                _ipcPath = Path.Combine(Path.GetTempPath(), $"managed-zmq-interop-{Guid.NewGuid():N}.sock");
+                Endpoint = binder.Bind("ipc://" + _ipcPath);
+                Assert.Equal("ipc://" + _ipcPath, Endpoint);
             }
             else
             {
@@ -93,6 +94,10 @@ internal sealed class Link : IDisposable
         Theirs?.Dispose();
         _ourPeer?.Dispose();
         _theirPeer?.Dispose();
+
+        // libzmq 4.3 leaves a non-wildcard ipc socket file behind; so may we. Clean up after both.
+        if (_ipcPath is not null)
+            File.Delete(_ipcPath);
     }
 }
 
