@@ -21,6 +21,9 @@ internal sealed class FrameQueue
     public const int InitialSegmentSize = 1024;
     public const int MaxSegmentSize = 64 * 1024;
 
+    /// <summary>Largest buffer kept as a spare: big enough for large messages to cycle without allocating, small enough not to hoard memory.</summary>
+    public const int MaxSpareSize = 4 * 1024 * 1024;
+
     /// <summary>Producer: the segment being written.</summary>
     private FrameSegment _tail;
 
@@ -47,9 +50,17 @@ internal sealed class FrameQueue
     /// busy queue cycles between a few buffers without touching a shared pool (which would give
     /// the buffer to the consumer's thread-local cache and make the producer allocate).
     /// </summary>
-    private readonly FrameSegment?[] _spares = new FrameSegment?[SpareCount];
+    private readonly Stack<FrameSegment> _spares = new();
 
-    private const int SpareCount = 4;
+    /// <summary>Bytes held in <see cref="_spares"/>; bounded by <see cref="SpareBudget"/>.</summary>
+    private long _spareBytes;
+
+    /// <summary>
+    /// How much drained memory a queue keeps for reuse. Large messages each take a segment of their
+    /// own and up to HWM of them can be in flight, so a handful of spares is not enough for them to
+    /// cycle; 8 MiB is (and is released as soon as the queue is dropped).
+    /// </summary>
+    private const long SpareBudget = 8 * 1024 * 1024;
 
     public FrameQueue()
     {
@@ -190,33 +201,43 @@ internal sealed class FrameQueue
 
     private FrameSegment? TakeSpare(int size, long baseOffset)
     {
-        if (size > MaxSegmentSize)
+        if (Volatile.Read(ref _spareBytes) == 0)
         {
             return null;
         }
 
-        for (int i = 0; i < SpareCount; i++)
+        FrameSegment? spare = null;
+        lock (_spares)
         {
-            if (Volatile.Read(ref _spares[i]) is not null && Interlocked.Exchange(ref _spares[i], null) is { } spare)
+            // Segments of one queue come in one or two sizes, so looking at the top is enough.
+            if (_spares.TryPeek(out var top) && top.Buffer.Length >= size)
             {
-                spare.BaseOffset = baseOffset;
-                spare.End = 0;
-                spare.Next = null;
-                return spare;
+                spare = _spares.Pop();
+                _spareBytes -= spare.Buffer.Length;
             }
         }
 
-        return null;
+        if (spare is not null)
+        {
+            spare.BaseOffset = baseOffset;
+            spare.End = 0;
+            spare.Next = null;
+        }
+
+        return spare;
     }
 
     private void Recycle(FrameSegment segment)
     {
-        if (segment.Buffer.Length == MaxSegmentSize)
+        int length = segment.Buffer.Length;
+        if (length is >= MaxSegmentSize and <= MaxSpareSize)
         {
-            for (int i = 0; i < SpareCount; i++)
+            lock (_spares)
             {
-                if (Volatile.Read(ref _spares[i]) is null && Interlocked.CompareExchange(ref _spares[i], segment, null) is null)
+                if (_spareBytes + length <= SpareBudget)
                 {
+                    _spares.Push(segment);
+                    _spareBytes += length;
                     return;
                 }
             }

@@ -68,9 +68,10 @@ internal sealed partial class SocketCore
         }
 
         Enqueue(pipe, PipeEventKind.Connected);
-        if (_closed)
+        if (_closed && !pipe.FromConnect)
         {
             // The socket closed while this handshake ran: nothing will ever read or write here.
+            // (A connect pipe is different: its connecter is lingering to deliver what is queued.)
             ((IPipeEngine)connection).Close();
         }
     }

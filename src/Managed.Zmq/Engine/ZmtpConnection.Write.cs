@@ -61,6 +61,22 @@ internal sealed partial class ZmtpConnection
                     batch = batch.Slice(skip);
                 }
 
+                if (pipe.PeerMinorVersion == 0)
+                {
+                    // A 3.0 peer knows no SUBSCRIBE/CANCEL commands: they go as 0x01/0x00 messages (L12).
+                    int command = FindCommand(batch.Span);
+                    if (command == 0)
+                    {
+                        await SendDowngradedCommandAsync(outbound, batch).ConfigureAwait(true);
+                        continue;
+                    }
+
+                    if (command > 0)
+                    {
+                        batch = batch[..command];
+                    }
+                }
+
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 await _transport.SendAsync(batch).ConfigureAwait(true);
                 outbound.Consume(batch.Length);
@@ -99,6 +115,45 @@ internal sealed partial class ZmtpConnection
         }
 
         return messages;
+    }
+
+    /// <summary>Offset of the first command frame in <paramref name="frames"/>, or -1.</summary>
+    private static int FindCommand(ReadOnlySpan<byte> frames)
+    {
+        int offset = 0;
+        while (offset < frames.Length)
+        {
+            ZmtpFrame.TryReadHeader(frames[offset..], out var header);
+            if (header.IsCommand)
+            {
+                return offset;
+            }
+
+            offset += header.HeaderLength + (int)header.BodyLength;
+        }
+
+        return -1;
+    }
+
+    /// <summary>Sends the command frame at the start of <paramref name="batch"/> in its 3.0 form, or drops it if it has none.</summary>
+    private async ValueTask SendDowngradedCommandAsync(Core.FrameQueue outbound, ReadOnlyMemory<byte> batch)
+    {
+        ZmtpFrame.TryReadHeader(batch.Span, out var header);
+        int frameLength = header.HeaderLength + (int)header.BodyLength;
+        var body = batch.Span.Slice(header.HeaderLength, (int)header.BodyLength);
+        byte[]? converted = null;
+        if (ZmtpCommandCodec.TryParse(body, out var command) && ZmtpSubscription.TryParseCommand(command, out bool subscribe, out var topic))
+        {
+            converted = new byte[ZmtpSubscription.GetMessageFrameLength(topic.Length)];
+            ZmtpSubscription.WriteMessageFrame(converted, subscribe, topic);
+        }
+
+        if (converted is not null)
+        {
+            await _transport.SendAsync(converted).ConfigureAwait(true);
+        }
+
+        outbound.Consume(frameLength);
     }
 
     private static int SkipToMessageEnd(ReadOnlySpan<byte> frames, Pipe pipe)

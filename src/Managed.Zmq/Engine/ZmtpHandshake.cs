@@ -15,6 +15,9 @@ namespace Managed.Zmq.Engine;
 /// </remarks>
 internal sealed class ZmtpHandshake
 {
+    /// <summary>Octet counts at which the greeting read so far can rule out an old peer: octet 0, octet 9, octet 10.</summary>
+    private static readonly int[] s_versionCheckpoints = [1, 10, ZmtpGreeting.VersionPrefixLength];
+
     private readonly IByteTransport _transport;
     private readonly HandshakeSettings _settings;
     private byte[] _buffer = new byte[256];
@@ -45,16 +48,22 @@ internal sealed class ZmtpHandshake
         ZmtpGreeting.Write(greeting, _settings.Mechanism, _settings.AsServer);
         await _transport.SendAsync(greeting).ConfigureAwait(true);
 
-        // RFC 23 §Version Negotiation: the first 11 octets say whether the peer is 3.x at all.
-        if (!await FillAsync(ZmtpGreeting.VersionPrefixLength).ConfigureAwait(true))
+        // RFC 23 §Version Negotiation: octet 0, then octet 9, then octet 10 tell whether the peer
+        // speaks 3.x at all. Decide as soon as they arrive: an old peer may send no more than that
+        // and wait for us (an anonymous 1.0 peer sends just its identity frame).
+        foreach (int needed in s_versionCheckpoints)
         {
-            return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
-        }
+            if (!await FillAsync(needed).ConfigureAwait(true))
+            {
+                return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+            }
 
-        if (ZmtpGreeting.Classify(Received) != ZmtpGreetingKind.Zmtp3)
-        {
-            // A peer we cannot downgrade to: RFC 23 says we MUST close the connection.
-            return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+            var kind = ZmtpGreeting.Classify(Received);
+            if (kind is ZmtpGreetingKind.Unversioned or ZmtpGreetingKind.Zmtp2OrOlder)
+            {
+                // A peer we cannot downgrade to: RFC 23 says we MUST close the connection.
+                return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+            }
         }
 
         if (!await FillAsync(ZmtpGreeting.Length).ConfigureAwait(true))

@@ -10,7 +10,8 @@ namespace Managed.Zmq.Patterns;
 /// </summary>
 internal sealed class Sub : Pattern
 {
-    private static readonly object s_connected = new();
+    /// <summary>Pipe state: its connection dropped, so the next one must hear every subscription again.</summary>
+    private static readonly object s_lost = new();
 
     private readonly FairQueue _in = new();
     private readonly List<Pipe> _pipes = [];
@@ -34,6 +35,14 @@ internal sealed class Sub : Pattern
     {
         _pipes.Add(pipe);
         _in.Add(pipe);
+
+        // libzmq writes the subscriptions into a pipe as soon as it exists (at Connect for a
+        // connecting socket), so they go out when the connection comes up even if the application
+        // is not calling the socket then. The engine turns them into 0x01/0x00 messages for a 3.0 peer.
+        foreach (var topic in _subscriptions.Topics)
+        {
+            SubscriptionWriter.Write(pipe, subscribe: true, topic);
+        }
     }
 
     public override void Detach(Pipe pipe)
@@ -45,14 +54,18 @@ internal sealed class Sub : Pattern
 
     public override void Connected(Pipe pipe)
     {
-        pipe.PatternState = s_connected;
-        foreach (var topic in _subscriptions.Topics)
+        // A reconnect starts a new session at the publisher: re-send everything (L12).
+        if (pipe.PatternState == s_lost)
         {
-            SubscriptionWriter.Write(pipe, subscribe: true, topic);
+            pipe.PatternState = null;
+            foreach (var topic in _subscriptions.Topics)
+            {
+                SubscriptionWriter.Write(pipe, subscribe: true, topic);
+            }
         }
     }
 
-    public override void Disconnected(Pipe pipe) => pipe.PatternState = null;
+    public override void Disconnected(Pipe pipe) => pipe.PatternState = s_lost;
 
     public override int Subscribe(ReadOnlySpan<byte> topic, bool subscribe)
     {
@@ -76,10 +89,7 @@ internal sealed class Sub : Pattern
         {
             foreach (var pipe in _pipes)
             {
-                if (pipe.PatternState == s_connected)
-                {
-                    SubscriptionWriter.Write(pipe, subscribe, topic);
-                }
+                SubscriptionWriter.Write(pipe, subscribe, topic);
             }
         }
 

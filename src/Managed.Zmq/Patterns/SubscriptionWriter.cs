@@ -5,24 +5,19 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// Sends a (un)subscription to one publisher in the form its ZMTP version expects: SUBSCRIBE and
-/// CANCEL commands to 3.1 peers, 0x01/0x00 messages to 3.0 peers (RFC 37 §Publish-Subscribe, L12).
+/// Queues a (un)subscription for one publisher. It is queued as a SUBSCRIBE/CANCEL command, the
+/// 3.1 form (RFC 37 §Publish-Subscribe); the engine rewrites it as a 0x01/0x00 message when the
+/// peer turns out to speak 3.0 (L12), since the peer's version is unknown until the handshake.
 /// </summary>
 internal static class SubscriptionWriter
 {
     public static void Write(Pipe pipe, bool subscribe, ReadOnlySpan<byte> topic)
     {
-        bool asCommand = pipe.PeerMinorVersion >= 1;
-        int length = asCommand
-            ? ZmtpSubscription.GetCommandFrameLength(subscribe, topic.Length)
-            : ZmtpSubscription.GetMessageFrameLength(topic.Length);
-
+        int length = ZmtpSubscription.GetCommandFrameLength(subscribe, topic.Length);
         byte[]? rented = null;
         Span<byte> frame = length <= 256 ? stackalloc byte[256] : (rented = ArrayPool<byte>.Shared.Rent(length));
-        int written = asCommand
-            ? ZmtpSubscription.WriteCommandFrame(frame, subscribe, topic)
-            : ZmtpSubscription.WriteMessageFrame(frame, subscribe, topic);
-        pipe.WriteRaw(frame[..written], countsAsMessage: !asCommand);
+        int written = ZmtpSubscription.WriteCommandFrame(frame, subscribe, topic);
+        pipe.WriteRaw(frame[..written], countsAsMessage: false);
         if (rented is not null)
         {
             ArrayPool<byte>.Shared.Return(rented);
