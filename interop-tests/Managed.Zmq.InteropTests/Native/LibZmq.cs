@@ -1,0 +1,94 @@
+using System.Runtime.InteropServices;
+
+namespace Managed.Zmq.InteropTests.Native;
+
+/// <summary>
+/// Minimal P/Invoke binding to the system libzmq (Debian's libzmq5, 4.3.4), used only by the
+/// interop tests as the reference peer. Test-only native code: the core library has none.
+/// </summary>
+internal static unsafe partial class LibZmq
+{
+    private const string Lib = "libzmq.so.5";
+
+    // Socket types, options, flags and errno values as numbered by zmq.h.
+    public const int ZMQ_PAIR = 0, ZMQ_PUB = 1, ZMQ_SUB = 2, ZMQ_REQ = 3, ZMQ_REP = 4, ZMQ_DEALER = 5,
+        ZMQ_ROUTER = 6, ZMQ_PULL = 7, ZMQ_PUSH = 8, ZMQ_XPUB = 9, ZMQ_XSUB = 10;
+
+    public const int ZMQ_ROUTING_ID = 5, ZMQ_SUBSCRIBE = 6, ZMQ_UNSUBSCRIBE = 7, ZMQ_RCVMORE = 13,
+        ZMQ_LINGER = 17, ZMQ_SNDHWM = 23, ZMQ_RCVHWM = 24, ZMQ_RCVTIMEO = 27, ZMQ_SNDTIMEO = 28,
+        ZMQ_LAST_ENDPOINT = 32, ZMQ_ROUTER_MANDATORY = 33, ZMQ_XPUB_VERBOSE = 40,
+        ZMQ_PROBE_ROUTER = 51;
+
+    public const int ZMQ_RECONNECT_IVL = 18, ZMQ_HEARTBEAT_IVL = 75, ZMQ_HEARTBEAT_TTL = 76, ZMQ_HEARTBEAT_TIMEOUT = 77;
+
+    public const int ZMQ_DONTWAIT = 1, ZMQ_SNDMORE = 2, ZMQ_POLLIN = 1;
+
+    public const int ZMQ_EVENT_CONNECTED = 0x0001, ZMQ_EVENT_ACCEPTED = 0x0020, ZMQ_EVENT_DISCONNECTED = 0x0200,
+        ZMQ_EVENT_HANDSHAKE_SUCCEEDED = 0x1000;
+
+    public const int EAGAIN = 11, EINTR = 4, EHOSTUNREACH = 113;
+
+    /// <summary>zmq_msg_t: 64 opaque bytes, pointer-aligned.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ZmqMsg
+    {
+        private fixed long _opaque[8];
+    }
+
+    /// <summary>zmq_pollitem_t on POSIX: socket pointer, int fd, short events, short revents.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PollItem
+    {
+        public nint Socket;
+        public int Fd;
+        public short Events;
+        public short Revents;
+    }
+
+    [LibraryImport(Lib)] public static partial void zmq_version(out int major, out int minor, out int patch);
+    [LibraryImport(Lib)] public static partial int zmq_errno();
+    [LibraryImport(Lib)] public static partial nint zmq_strerror(int errnum);
+
+    [LibraryImport(Lib)] public static partial nint zmq_ctx_new();
+    [LibraryImport(Lib)] public static partial int zmq_ctx_term(nint context);
+    [LibraryImport(Lib)] public static partial int zmq_ctx_shutdown(nint context);
+
+    [LibraryImport(Lib)] public static partial nint zmq_socket(nint context, int type);
+    [LibraryImport(Lib)] public static partial int zmq_close(nint socket);
+
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_bind(nint socket, string endpoint);
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_connect(nint socket, string endpoint);
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_unbind(nint socket, string endpoint);
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_disconnect(nint socket, string endpoint);
+
+    [LibraryImport(Lib)] public static partial int zmq_setsockopt(nint socket, int option, void* value, nuint size);
+    [LibraryImport(Lib)] public static partial int zmq_getsockopt(nint socket, int option, void* value, nuint* size);
+
+    [LibraryImport(Lib)] public static partial int zmq_send(nint socket, void* buffer, nuint size, int flags);
+    [LibraryImport(Lib)] public static partial int zmq_recv(nint socket, void* buffer, nuint size, int flags);
+
+    [LibraryImport(Lib)] public static partial int zmq_msg_init(ZmqMsg* msg);
+    [LibraryImport(Lib)] public static partial int zmq_msg_recv(ZmqMsg* msg, nint socket, int flags);
+    [LibraryImport(Lib)] public static partial void* zmq_msg_data(ZmqMsg* msg);
+    [LibraryImport(Lib)] public static partial nuint zmq_msg_size(ZmqMsg* msg);
+    [LibraryImport(Lib)] public static partial int zmq_msg_more(ZmqMsg* msg);
+    [LibraryImport(Lib)] public static partial int zmq_msg_close(ZmqMsg* msg);
+
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_socket_monitor(nint socket, string endpoint, int events);
+
+    [LibraryImport(Lib)] public static partial int zmq_poll(PollItem* items, int count, long timeout);
+
+    public static string StrError(int errno) => Marshal.PtrToStringUTF8(zmq_strerror(errno)) ?? $"errno {errno}";
+}
+
+/// <summary>A libzmq call failed; carries libzmq's errno.</summary>
+internal sealed class NativeZmqException(string call, int errno)
+    : Exception($"libzmq {call} failed: {LibZmq.StrError(errno)} (errno {errno})")
+{
+    public int Errno { get; } = errno;
+}
