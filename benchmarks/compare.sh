@@ -29,14 +29,14 @@ SCALE=${SCALE:-1}
 #
 #   name                      kind transport size  count    B-local B-remote
 SCENARIOS=(
-  "tcp-thr-64B                thr  tcp       64    2000000  ours    ours"
-  "tcp-thr-1KiB               thr  tcp       1024  500000   ours    ours"
-  "tcp-thr-64KiB              thr  tcp       65536 20000    ours    ours"
+  "tcp-thr-64B                thr  tcp       64    4000000  ours    ours"
+  "tcp-thr-1KiB               thr  tcp       1024  1000000  ours    ours"
+  "tcp-thr-64KiB              thr  tcp       65536 40000    ours    ours"
   "tcp-lat-64B                lat  tcp       64    20000    ours    ours"
-  "tcp-thr-64B-libzmq>ours    thr  tcp       64    2000000  ours    libzmq"
-  "tcp-thr-64B-ours>libzmq    thr  tcp       64    2000000  libzmq  ours"
-  "tcp-thr-64KiB-libzmq>ours  thr  tcp       65536 20000    ours    libzmq"
-  "tcp-thr-64KiB-ours>libzmq  thr  tcp       65536 20000    libzmq  ours"
+  "tcp-thr-64B-libzmq>ours    thr  tcp       64    4000000  ours    libzmq"
+  "tcp-thr-64B-ours>libzmq    thr  tcp       64    4000000  libzmq  ours"
+  "tcp-thr-64KiB-libzmq>ours  thr  tcp       65536 40000    ours    libzmq"
+  "tcp-thr-64KiB-ours>libzmq  thr  tcp       65536 40000    libzmq  ours"
   "tcp-lat-64B-libzmq>ours    lat  tcp       64    20000    ours    libzmq"
   "tcp-lat-64B-ours>libzmq    lat  tcp       64    20000    libzmq  ours"
 )
