@@ -1,0 +1,132 @@
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Tests.Wire;
+
+/// <summary>Socket-type names and the compatibility matrix (RFC 23 §The Socket-Type Property; specs/README.md section Q; L6).</summary>
+public sealed class ZmtpSocketTypesTests
+{
+    // The lists from section Q, written independently of the implementation.
+    private static readonly Dictionary<string, string[]> s_compatible = new()
+    {
+        ["REQ"] = ["REP", "ROUTER"],
+        ["REP"] = ["REQ", "DEALER"],
+        ["DEALER"] = ["REP", "DEALER", "ROUTER"],
+        ["ROUTER"] = ["REQ", "DEALER", "ROUTER"],
+        ["PUB"] = ["SUB", "XSUB"],
+        ["XPUB"] = ["SUB", "XSUB"],
+        ["SUB"] = ["PUB", "XPUB"],
+        ["XSUB"] = ["PUB", "XPUB"],
+        ["PUSH"] = ["PULL"],
+        ["PULL"] = ["PUSH"],
+        ["PAIR"] = ["PAIR"],
+    };
+
+    [Theory]
+    [InlineData(0, "PAIR")]
+    [InlineData(1, "PUB")]
+    [InlineData(2, "SUB")]
+    [InlineData(3, "REQ")]
+    [InlineData(4, "REP")]
+    [InlineData(5, "DEALER")]
+    [InlineData(6, "ROUTER")]
+    [InlineData(7, "PULL")]
+    [InlineData(8, "PUSH")]
+    [InlineData(9, "XPUB")]
+    [InlineData(10, "XSUB")]
+    [InlineData(11, "")]
+    public void GetName_Type_UpperCaseName(int type, string expected)
+    {
+        Assert.Equal(expected, System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)type)));
+    }
+
+    [Fact]
+    public void TryParseName_EveryName_RoundTrips()
+    {
+        for (var type = SocketType.Pair; type <= SocketType.XSub; type++)
+        {
+            Assert.True(ZmtpSocketTypes.TryParseName(ZmtpSocketTypes.GetName(type), out SocketType parsed));
+            Assert.Equal(type, parsed);
+        }
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("dealer")]
+    [InlineData("Dealer")]
+    [InlineData("DEALER ")]
+    [InlineData("DEALE")]
+    [InlineData("STREAM")]
+    [InlineData("CLIENT")]
+    [InlineData("SERVER")]
+    [InlineData("RADIO")]
+    [InlineData("DISH")]
+    [InlineData("PEER")]
+    [InlineData("CHANNEL")]
+    public void TryParseName_NotAnExactClassicName_ReturnsFalse(string name)
+    {
+        Assert.False(ZmtpSocketTypes.TryParseName(System.Text.Encoding.ASCII.GetBytes(name), out _));
+    }
+
+    [Fact]
+    public void AreCompatible_All121ClassicPairs_MatchSectionQ()
+    {
+        int checkedPairs = 0;
+        int compatiblePairs = 0;
+        for (var local = SocketType.Pair; local <= SocketType.XSub; local++)
+        {
+            for (var peer = SocketType.Pair; peer <= SocketType.XSub; peer++)
+            {
+                string localName = System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName(local));
+                string peerName = System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName(peer));
+                bool expected = Array.IndexOf(s_compatible[localName], peerName) >= 0;
+
+                Assert.True(expected == ZmtpSocketTypes.AreCompatible(local, peer), $"{localName} with {peerName}: expected {expected}");
+                checkedPairs++;
+                compatiblePairs += expected ? 1 : 0;
+            }
+        }
+
+        Assert.Equal(121, checkedPairs);
+        Assert.Equal(21, compatiblePairs);
+    }
+
+    [Fact]
+    public void AreCompatible_AnyPair_IsSymmetric()
+    {
+        for (var a = SocketType.Pair; a <= SocketType.Stream; a++)
+        {
+            for (var b = SocketType.Pair; b <= SocketType.Stream; b++)
+            {
+                Assert.Equal(ZmtpSocketTypes.AreCompatible(a, b), ZmtpSocketTypes.AreCompatible(b, a));
+            }
+        }
+    }
+
+    [Fact]
+    public void AreCompatible_Stream_NeverCompatible()
+    {
+        for (var type = SocketType.Pair; type <= SocketType.Stream; type++)
+        {
+            Assert.False(ZmtpSocketTypes.AreCompatible(SocketType.Stream, type));
+            Assert.False(ZmtpSocketTypes.AreCompatible(type, SocketType.Stream));
+        }
+    }
+
+    [Theory]
+    [InlineData(0, false)]
+    [InlineData(1, false)]
+    [InlineData(2, false)]
+    [InlineData(3, true)]
+    [InlineData(4, false)]
+    [InlineData(5, true)]
+    [InlineData(6, true)]
+    [InlineData(7, false)]
+    [InlineData(8, false)]
+    [InlineData(9, false)]
+    [InlineData(10, false)]
+    [InlineData(11, false)]
+    public void SendsIdentity_Type_OnlyReqDealerRouter(int type, bool expected)
+    {
+        Assert.Equal(expected, ZmtpSocketTypes.SendsIdentity((SocketType)type));
+    }
+}
