@@ -1,0 +1,283 @@
+using Managed.Zmq.Core;
+using Managed.Zmq.Internal;
+using Managed.Zmq.Threading;
+
+namespace Managed.Zmq;
+
+/// <summary>
+/// A ZeroMQ context: owns the I/O threads, the inproc endpoint names and the sockets created
+/// from it. Thread-safe: every member may be called from any thread.
+/// </summary>
+/// <remarks>
+/// Dispose sockets before their context (<c>using var ctx</c> first, then <c>using var socket</c>):
+/// <see cref="Dispose"/> terminates like libzmq's <c>zmq_ctx_term</c> and waits for every socket
+/// to be disposed and for lingering messages to be sent.
+/// </remarks>
+public sealed class Context : IDisposable
+{
+    private readonly object _lock = new();
+    private readonly HashSet<SocketCore> _sockets = [];
+    private IoThread[]? _ioThreads;
+    private int _nextIoThread;
+    private int _work;
+    private bool _shutdown;
+    private bool _disposed;
+
+    private int _ioThreadCount = 1;
+    private int _maxSockets = 1023;
+    private int _threadPriority;
+    private int _threadSchedPolicy = -1;
+    private int _maxMessageSize = int.MaxValue;
+    private int _threadNamePrefix;
+    private int _ipv6;
+    private int _blocky = 1;
+
+    /// <summary>Creates a context with one I/O thread and room for 1023 sockets.</summary>
+    public Context()
+    {
+    }
+
+    /// <summary>Creates a context with <paramref name="ioThreads"/> I/O threads and at most <paramref name="maxSockets"/> sockets.</summary>
+    /// <param name="ioThreads">Number of I/O threads (0 allows inproc only).</param>
+    /// <param name="maxSockets">Maximum number of open sockets; defaults to 1023.</param>
+    /// <exception cref="ZmqException">EINVAL when <paramref name="ioThreads"/> &lt; 0 or <paramref name="maxSockets"/> &lt; 1.</exception>
+    public Context(int ioThreads, int maxSockets = 1023)
+    {
+        if (ioThreads < 0 || maxSockets < 1)
+        {
+            Dispose();
+            ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+        }
+
+        _ioThreadCount = ioThreads;
+        _maxSockets = maxSockets;
+    }
+
+    /// <summary>The libzmq release whose semantics this library follows: (4, 3, 5).</summary>
+    public static (int Major, int Minor, int Patch) Version => (4, 3, 5);
+
+    /// <summary>Whether an optional capability is available (<c>ipc</c>, <c>curve</c>); false for anything else.</summary>
+    /// <param name="capability">The capability name, case-sensitive.</param>
+    public static bool Has(string capability)
+    {
+        ArgumentNullException.ThrowIfNull(capability);
+        return capability switch
+        {
+            "ipc" => true,
+            "curve" => true,
+            _ => false,
+        };
+    }
+
+    /// <summary>Reads a context option.</summary>
+    /// <param name="option">The option.</param>
+    /// <returns>The current value.</returns>
+    public int GetOption(ContextOption option)
+    {
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            return (int)option switch
+            {
+                1 => _ioThreadCount,
+                2 => _maxSockets,
+                3 => 65535,
+                4 => _threadSchedPolicy,
+                5 => _maxMessageSize,
+                6 => 64,
+                9 => _threadNamePrefix,
+                42 => _ipv6,
+                70 => _blocky,
+                _ => ThrowInvalid(),
+            };
+        }
+    }
+
+    /// <summary>Sets a context option.</summary>
+    /// <param name="option">The option.</param>
+    /// <param name="value">The value.</param>
+    public void SetOption(ContextOption option, int value)
+    {
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            switch ((int)option)
+            {
+                case 1 when value >= 0: _ioThreadCount = value; break;
+                case 2 when value >= 1: _maxSockets = value; break;
+                case 3 when value >= 0: _threadPriority = value; break;
+                case 4 when value >= 0: _threadSchedPolicy = value; break;
+                case 5 when value >= 0: _maxMessageSize = value; break;
+                case 7 or 8 when value >= 0: break;
+                case 9: _threadNamePrefix = value; break;
+                case 42 when value is 0 or 1: _ipv6 = value; break;
+                case 70 when value is 0 or 1: _blocky = value; break;
+                default: ThrowInvalid(); break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Makes every blocking call on this context's sockets, current and future, fail with ETERM,
+    /// without waiting for anything. The sockets still have to be disposed.
+    /// </summary>
+    public void Shutdown()
+    {
+        SocketCore[] sockets;
+        lock (_lock)
+        {
+            if (_disposed || _shutdown)
+            {
+                return;
+            }
+
+            _shutdown = true;
+            sockets = [.. _sockets];
+        }
+
+        foreach (var socket in sockets)
+        {
+            socket.Terminate();
+        }
+    }
+
+    /// <summary>
+    /// Terminates the context: shuts it down, waits until every socket is disposed and every
+    /// lingering message is sent (or its LINGER has run out), then stops the I/O threads.
+    /// </summary>
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+        }
+
+        Shutdown();
+        lock (_lock)
+        {
+            while (_sockets.Count > 0 || _work > 0)
+            {
+                Monitor.Wait(_lock);
+            }
+
+            _disposed = true;
+        }
+
+        if (_ioThreads is { } threads)
+        {
+            foreach (var thread in threads)
+            {
+                thread.Dispose();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ internal
+
+    /// <summary>The inproc endpoint names of this context.</summary>
+    internal Transports.InprocRegistry Inproc { get; } = new();
+
+    internal bool Ipv6Default => Volatile.Read(ref _ipv6) != 0;
+
+    internal bool IsShutdown => _shutdown;
+
+    internal int IoThreadCount => _ioThreadCount;
+
+    internal void Register(SocketCore socket)
+    {
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                ThrowHelper.ThrowObjectDisposedException(nameof(Context));
+            }
+
+            if (_shutdown)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.ETERM);
+            }
+
+            if (_sockets.Count >= _maxSockets)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.EMFILE);
+            }
+
+            _sockets.Add(socket);
+        }
+    }
+
+    internal void Unregister(SocketCore socket)
+    {
+        lock (_lock)
+        {
+            _sockets.Remove(socket);
+            Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>A connection or connecter started: Dispose waits for it to end (linger).</summary>
+    internal void BeginWork()
+    {
+        lock (_lock)
+        {
+            _work++;
+        }
+    }
+
+    internal void EndWork()
+    {
+        lock (_lock)
+        {
+            _work--;
+            Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>LINGER as termination applies it: with BLOCKY off, -1 counts as 0 (API §3.1).</summary>
+    internal int EffectiveLinger(int linger) => linger < 0 && Volatile.Read(ref _blocky) == 0 ? 0 : linger;
+
+    /// <summary>The next I/O thread, round-robin; starts them on first use.</summary>
+    internal IoThread NextIoThread()
+    {
+        var threads = _ioThreads ?? StartIoThreads();
+        int index = (int)((uint)Interlocked.Increment(ref _nextIoThread) % (uint)threads.Length);
+        return threads[index];
+    }
+
+    private IoThread[] StartIoThreads()
+    {
+        lock (_lock)
+        {
+            if (_ioThreads is null)
+            {
+                int count = Math.Max(1, _ioThreadCount);
+                var threads = new IoThread[count];
+                for (int i = 0; i < count; i++)
+                {
+                    threads[i] = new IoThread($"Managed.Zmq I/O {i}");
+                }
+
+                _ioThreads = threads;
+            }
+
+            return _ioThreads;
+        }
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposedException(nameof(Context));
+        }
+    }
+
+    private static int ThrowInvalid()
+    {
+        ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+        return 0;
+    }
+}

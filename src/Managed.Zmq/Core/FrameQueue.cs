@@ -1,0 +1,216 @@
+using System.Buffers;
+using System.Diagnostics;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// A single-producer single-consumer queue of ZMTP-encoded frames: the pipe between a socket
+/// (user thread) and a connection engine (I/O thread), one per direction.
+/// </summary>
+/// <remarks>
+/// <para>Frames are stored in their wire encoding, so the write loop hands the bytes to the OS
+/// as they are and the read loop decodes them in place: one copy each way at most, and many
+/// messages per system call. A frame never straddles two segments; a message may.</para>
+/// <para>The producer publishes whole messages only (<see cref="CommitAt"/>), which is what makes
+/// multipart delivery atomic (RFC 23 §Messages). Positions are queue-wide 64-bit offsets so the
+/// consumer can tell, from one volatile read of <see cref="_committed"/>, how far it may go.</para>
+/// <para>Segments start small (an idle pipe costs little) and grow to <see cref="MaxSegmentSize"/>.</para>
+/// </remarks>
+internal sealed class FrameQueue
+{
+    public const int InitialSegmentSize = 1024;
+    public const int MaxSegmentSize = 64 * 1024;
+
+    /// <summary>Producer: the segment being written.</summary>
+    private FrameSegment _tail;
+
+    /// <summary>Producer: next free byte in <see cref="_tail"/>.</summary>
+    private int _writeOffset;
+
+    /// <summary>Shared: queue-wide offset up to which whole messages are readable.</summary>
+    private long _committed;
+
+    /// <summary>Shared: messages published so far (written by the producer only).</summary>
+    private long _committedMessages;
+
+    /// <summary>Shared: messages taken so far (written by the consumer only).</summary>
+    private long _consumedMessages;
+
+    /// <summary>Consumer: the segment being read.</summary>
+    private FrameSegment _head;
+
+    /// <summary>Consumer: queue-wide read position.</summary>
+    private long _readPosition;
+
+    public FrameQueue()
+    {
+        _tail = _head = new FrameSegment(ArrayPool<byte>.Shared.Rent(InitialSegmentSize), 0);
+    }
+
+    // ---------------------------------------------------------------- producer
+
+    /// <summary>The buffer the producer writes into.</summary>
+    public byte[] WriteBuffer => _tail.Buffer;
+
+    /// <summary>Where the producer writes next in <see cref="WriteBuffer"/>.</summary>
+    public int WriteOffset => _writeOffset;
+
+    /// <summary>Offset in <see cref="WriteBuffer"/> of the committed end, or 0 when it lies in an earlier segment.</summary>
+    public int CommittedOffsetInTail => (int)Math.Max(0, Volatile.Read(ref _committed) - _tail.BaseOffset);
+
+    /// <summary>
+    /// Makes sure <paramref name="freeBytes"/> contiguous bytes are free after <see cref="WriteOffset"/>.
+    /// When a new segment is needed, the bytes from <paramref name="carryFrom"/> to the write offset
+    /// (an incomplete frame) move with it. Returns the new offset of the carried bytes.
+    /// </summary>
+    public int EnsureSpace(int freeBytes, int carryFrom)
+    {
+        if (_tail.Buffer.Length - _writeOffset >= freeBytes)
+        {
+            return carryFrom;
+        }
+
+        int carried = _writeOffset - carryFrom;
+        int size = Math.Max(Math.Min(_tail.Buffer.Length * 2, MaxSegmentSize), carried + freeBytes);
+        var next = new FrameSegment(ArrayPool<byte>.Shared.Rent(size), _tail.BaseOffset + carryFrom);
+        if (carried > 0)
+        {
+            Buffer.BlockCopy(_tail.Buffer, carryFrom, next.Buffer, 0, carried);
+        }
+
+        _tail.End = carryFrom;
+        Volatile.Write(ref _tail.Next, next);
+        _tail = next;
+        _writeOffset = carried;
+        return 0;
+    }
+
+    /// <summary>A span of at least <paramref name="size"/> free bytes at the write offset.</summary>
+    public Span<byte> GetSpan(int size)
+    {
+        EnsureSpace(size, _writeOffset);
+        return _tail.Buffer.AsSpan(_writeOffset);
+    }
+
+    public void Advance(int count)
+    {
+        Debug.Assert(_writeOffset + count <= _tail.Buffer.Length);
+        _writeOffset += count;
+    }
+
+    /// <summary>Publishes everything up to <paramref name="tailOffset"/> in the current segment.</summary>
+    /// <remarks>The store of the position is a full fence: the caller then checks whether the consumer is parked.</remarks>
+    public void CommitAt(int tailOffset, int messages)
+    {
+        Interlocked.Exchange(ref _committed, _tail.BaseOffset + tailOffset);
+        Interlocked.Exchange(ref _committedMessages, _committedMessages + messages);
+    }
+
+    public void Commit(int messages) => CommitAt(_writeOffset, messages);
+
+    /// <summary>
+    /// Drops bytes written after the last commit (a message cut short by a lost connection),
+    /// so a later producer starts at a message boundary.
+    /// </summary>
+    public void DiscardUncommitted()
+    {
+        long committed = Volatile.Read(ref _committed);
+        if (committed >= _tail.BaseOffset)
+        {
+            _writeOffset = (int)(committed - _tail.BaseOffset);
+            return;
+        }
+
+        // The partial message spans segments: cut the chain at the committed point. The consumer
+        // never reads past `committed`, so it cannot have seen the bytes being dropped.
+        var segment = _head;
+        while (segment.Next is not null && segment.BaseOffset + segment.End < committed)
+        {
+            segment = segment.Next;
+        }
+
+        var fresh = new FrameSegment(ArrayPool<byte>.Shared.Rent(InitialSegmentSize), committed);
+        segment.End = (int)(committed - segment.BaseOffset);
+        Volatile.Write(ref segment.Next, fresh);
+        _tail = fresh;
+        _writeOffset = 0;
+    }
+
+    // ---------------------------------------------------------------- consumer
+
+    /// <summary>Messages committed and not yet consumed.</summary>
+    public long QueuedMessages => Volatile.Read(ref _committedMessages) - Volatile.Read(ref _consumedMessages);
+
+    /// <summary>Messages committed so far.</summary>
+    public long CommittedMessages => Volatile.Read(ref _committedMessages);
+
+    /// <summary>True when committed bytes are waiting for the consumer.</summary>
+    public bool HasData => Volatile.Read(ref _committed) > _readPosition;
+
+    /// <summary>The committed bytes readable contiguously from the read position.</summary>
+    public ReadOnlySpan<byte> Peek()
+    {
+        long committed = Volatile.Read(ref _committed);
+        while (true)
+        {
+            if (_readPosition >= committed)
+            {
+                return default;
+            }
+
+            // Next is read after committed: a commit past this segment was preceded by its sealing.
+            var next = Volatile.Read(ref _head.Next);
+            if (next is null)
+            {
+                int offset = (int)(_readPosition - _head.BaseOffset);
+                return _head.Buffer.AsSpan(offset, (int)(committed - _readPosition));
+            }
+
+            long end = _head.BaseOffset + _head.End;
+            if (_readPosition < end)
+            {
+                int offset = (int)(_readPosition - _head.BaseOffset);
+                return _head.Buffer.AsSpan(offset, (int)(Math.Min(end, committed) - _readPosition));
+            }
+
+            ArrayPool<byte>.Shared.Return(_head.Buffer);
+            _head = next;
+        }
+    }
+
+    /// <summary>Same as <see cref="Peek"/> but as memory, for the write loop's socket send.</summary>
+    public ReadOnlyMemory<byte> PeekMemory()
+    {
+        var span = Peek();
+        if (span.IsEmpty)
+        {
+            return default;
+        }
+
+        int offset = (int)(_readPosition - _head.BaseOffset);
+        return _head.Buffer.AsMemory(offset, span.Length);
+    }
+
+    /// <summary>Moves the read position on by <paramref name="count"/> bytes.</summary>
+    public void Consume(int count) => _readPosition += count;
+
+    /// <summary>Records whole messages taken, which frees HWM room for the producer.</summary>
+    public void MessagesConsumed(int count) => Interlocked.Exchange(ref _consumedMessages, _consumedMessages + count);
+
+    /// <summary>Consumer: discards everything committed (LINGER 0, a pipe dropped with its messages).</summary>
+    public void ConsumeAll()
+    {
+        while (true)
+        {
+            var span = Peek();
+            if (span.IsEmpty)
+            {
+                break;
+            }
+
+            Consume(span.Length);
+        }
+
+        Interlocked.Exchange(ref _consumedMessages, Volatile.Read(ref _committedMessages));
+    }
+}

@@ -1,0 +1,14 @@
+namespace Managed.Zmq.Core;
+
+/// <summary>What a pipe may ask of the connection engine serving it. Callable from any thread.</summary>
+internal interface IPipeEngine
+{
+    /// <summary>New outbound data was committed while the write loop was parked.</summary>
+    void WakeWriter();
+
+    /// <summary>The consumer made room below the low-water mark while the read loop was paused.</summary>
+    void WakeReader();
+
+    /// <summary>Closes the connection now (Disconnect, Unbind, LINGER expired).</summary>
+    void Close();
+}

@@ -1,0 +1,229 @@
+using System.Diagnostics;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// The link between a socket and one peer: an outbound and an inbound <see cref="FrameQueue"/>,
+/// the peer's routing id and HWMs (RFC 28 §General behavior: one double queue per peer).
+/// </summary>
+/// <remarks>
+/// <para>The socket (user thread) is the producer of <see cref="Outbound"/> and the consumer of
+/// <see cref="Inbound"/>; the connection engine currently serving the pipe (I/O thread) is the
+/// other side of each. A pipe made by <c>Connect</c> outlives its connections, so messages queue
+/// while the peer is away (Immediate = 0); a pipe made by an accepted connection dies with it.</para>
+/// <para>Patterns see only this type's socket-side members.</para>
+/// </remarks>
+internal sealed class Pipe
+{
+    /// <summary>Low-water mark as a fraction of the HWM: a paused reader resumes below it.</summary>
+    private const int LowWaterDivisor = 2;
+
+    private readonly SocketCore _socket;
+
+    /// <summary>1 while the engine's write loop is parked waiting for data.</summary>
+    private int _writerWaiting;
+
+    /// <summary>1 while the engine's read loop is paused at the receive HWM.</summary>
+    private int _readerPaused;
+
+    private IPipeEngine? _engine;
+
+    public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect)
+        : this(socket, sendHwm, receiveHwm, fromConnect, new FrameQueue(), new FrameQueue())
+    {
+    }
+
+    /// <summary>An inproc pipe: its queues are shared with the peer socket's pipe, crossed over.</summary>
+    public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect, FrameQueue outbound, FrameQueue inbound)
+    {
+        _socket = socket;
+        SendHwm = sendHwm;
+        ReceiveHwm = receiveHwm;
+        FromConnect = fromConnect;
+        Outbound = outbound;
+        Inbound = inbound;
+    }
+
+    public FrameQueue Outbound { get; }
+
+    public FrameQueue Inbound { get; }
+
+    /// <summary>Outbound limit in messages; for inproc the sender's SNDHWM plus the receiver's RCVHWM (set when linked).</summary>
+    public int SendHwm { get; set; }
+
+    /// <summary>
+    /// inproc: the peer socket's signal. There is no engine in between, so a commit wakes the peer's
+    /// receiver and a consumed message wakes the peer's sender directly.
+    /// </summary>
+    public SocketSignal? PeerSignal { get; set; }
+
+    /// <summary>inproc: the peer pipe, so either side can tell the other it is gone.</summary>
+    public Pipe? Peer { get; set; }
+
+    /// <summary>inproc: the endpoint name the pipe was linked through (Unbind and Disconnect find it by this).</summary>
+    public string? InprocName { get; set; }
+
+    /// <summary>The peer closed: deliver what is queued, accept nothing more.</summary>
+    public bool PeerGone { get; set; }
+
+    public int ReceiveHwm { get; }
+
+    /// <summary>True for a pipe created by Connect (it survives reconnects).</summary>
+    public bool FromConnect { get; }
+
+    /// <summary>The peer's routing id as a ROUTER knows it (announced or generated).</summary>
+    public byte[] RoutingId { get; set; } = [];
+
+    /// <summary>Peer's ZMTP minor version (0 or 1); decides the subscription form (RFC 37 §Publish-Subscribe).</summary>
+    public byte PeerMinorVersion { get; set; } = 1;
+
+    /// <summary>The <c>Identity</c> the peer announced in its last handshake (empty when none).</summary>
+    public byte[] PeerIdentity { get; set; } = [];
+
+    /// <summary>True once a handshake completed over this pipe at least once.</summary>
+    public bool HasBeenConnected { get; set; }
+
+    /// <summary>Set by the socket when the pipe is gone (peer left, Disconnect, close).</summary>
+    public bool IsTerminated { get; set; }
+
+    /// <summary>Scratch for patterns: true while a multipart message is half sent on this pipe.</summary>
+    public bool SendInProgress { get; set; }
+
+    /// <summary>True after the writer consumed part of a message whose rest is still queued (see <see cref="FrameQueue"/>).</summary>
+    public bool OutboundMidMessage { get; set; }
+
+    /// <summary>Per-pipe state a pattern keeps (subscriptions, REP envelope bookkeeping...).</summary>
+    public object? PatternState { get; set; }
+
+    public SocketCore Socket => _socket;
+
+    // ------------------------------------------------------------ socket side (user thread)
+
+    /// <summary>True when a new message fits under the send HWM (counted in messages, libzmq style).</summary>
+    public bool CanWrite => !IsTerminated && !PeerGone && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
+
+    /// <summary>Encodes one message frame into the outbound queue; the last frame publishes the message.</summary>
+    public void WriteFrame(ReadOnlySpan<byte> data, bool more)
+    {
+        int headerLength = ZmtpFrame.GetHeaderLength(data.Length);
+        var span = Outbound.GetSpan(headerLength + data.Length);
+        ZmtpFrame.WriteHeader(span, data.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
+        data.CopyTo(span.Slice(headerLength));
+        Outbound.Advance(headerLength + data.Length);
+        if (!more)
+        {
+            Outbound.Commit(1);
+            if (PeerSignal is { } peer)
+            {
+                peer.Notify();
+            }
+            else
+            {
+                WakeWriter();
+            }
+        }
+    }
+
+    /// <summary>Writes an already-encoded command frame (SUBSCRIBE, CANCEL) and publishes it.</summary>
+    public void WriteRaw(ReadOnlySpan<byte> encodedFrame, bool countsAsMessage)
+    {
+        var span = Outbound.GetSpan(encodedFrame.Length);
+        encodedFrame.CopyTo(span);
+        Outbound.Advance(encodedFrame.Length);
+        Outbound.Commit(countsAsMessage ? 1 : 0);
+        if (PeerSignal is { } peer)
+        {
+            peer.Notify();
+        }
+        else
+        {
+            WakeWriter();
+        }
+    }
+
+    /// <summary>Peeks the next inbound frame; false when nothing is queued.</summary>
+    public bool TryPeekFrame(out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
+    {
+        var span = Inbound.Peek();
+        if (span.IsEmpty)
+        {
+            header = default;
+            body = default;
+            return false;
+        }
+
+        var status = ZmtpFrame.TryReadHeader(span, out header);
+        Debug.Assert(status == ZmtpStatus.Done, "the engine commits whole frames only");
+        body = span.Slice(header.HeaderLength, (int)header.BodyLength);
+        return true;
+    }
+
+    /// <summary>Consumes the frame returned by <see cref="TryPeekFrame"/>.</summary>
+    public void ConsumeFrame(in ZmtpFrameHeader header)
+    {
+        Inbound.Consume(header.HeaderLength + (int)header.BodyLength);
+        if (!header.More && !header.IsCommand)
+        {
+            Inbound.MessagesConsumed(1);
+            PeerSignal?.Notify();
+            if (Volatile.Read(ref _readerPaused) != 0 && Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor
+                && Interlocked.Exchange(ref _readerPaused, 0) != 0)
+            {
+                _engine?.WakeReader();
+            }
+        }
+    }
+
+    /// <summary>Drops every queued inbound message (the socket is closing or the pipe is dropped).</summary>
+    public void DiscardInbound()
+    {
+        Inbound.ConsumeAll();
+        if (Interlocked.Exchange(ref _readerPaused, 0) != 0)
+        {
+            _engine?.WakeReader();
+        }
+    }
+
+    // ------------------------------------------------------------ engine side (I/O thread)
+
+    public IPipeEngine? Engine => Volatile.Read(ref _engine);
+
+    public void SetEngine(IPipeEngine? engine) => Volatile.Write(ref _engine, engine);
+
+    /// <summary>Engine: the write loop is about to park; returns false if data arrived meanwhile.</summary>
+    public bool TryParkWriter()
+    {
+        Volatile.Write(ref _writerWaiting, 1);
+        Interlocked.MemoryBarrier();
+        if (Outbound.HasData)
+        {
+            Volatile.Write(ref _writerWaiting, 0);
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Engine: the read loop is about to pause at the HWM; returns false if room was made meanwhile.</summary>
+    public bool TryPauseReader()
+    {
+        Volatile.Write(ref _readerPaused, 1);
+        Interlocked.MemoryBarrier();
+        if (Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor)
+        {
+            return Interlocked.Exchange(ref _readerPaused, 0) == 0;
+        }
+
+        return true;
+    }
+
+    /// <summary>Wakes the engine's write loop if it is parked (called after a commit, which is a full fence).</summary>
+    public void WakeWriter()
+    {
+        if (Volatile.Read(ref _writerWaiting) != 0 && Interlocked.Exchange(ref _writerWaiting, 0) != 0)
+        {
+            _engine?.WakeWriter();
+        }
+    }
+}

@@ -1,0 +1,341 @@
+using System.Collections.Concurrent;
+using Managed.Zmq.Core.Options;
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Engine;
+using Managed.Zmq.Patterns;
+using Managed.Zmq.Transports;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// A socket's state behind the public <see cref="Socket"/>: options, pattern, pipes, endpoints and
+/// the signal blocked calls wait on. Pattern state is touched on the user's thread only; I/O threads
+/// talk to it through <see cref="Enqueue"/>, drained at the start of every socket call.
+/// </summary>
+internal sealed partial class SocketCore
+{
+    private readonly ConcurrentQueue<(Pipe Pipe, PipeEventKind Kind)> _events = new();
+    private readonly Dictionary<Pipe, bool> _patternPipes = [];
+    private readonly List<IEndpointHandle> _endpoints = [];
+    private readonly HashSet<ZmtpConnection> _connections = [];
+
+    /// <summary>inproc pipes whose peer closed: they leave once their queued messages are read.</summary>
+    private readonly List<Pipe> _draining = [];
+    private int _pendingEvents;
+    private volatile bool _terminated;
+    private volatile bool _closed;
+
+    public SocketCore(Context context, SocketType socketType)
+    {
+        Context = context;
+        SocketType = socketType;
+        Options = new SocketOptions(socketType, context.Ipv6Default);
+        Pattern = PatternFactory.Create(this, socketType);
+    }
+
+    public Context Context { get; }
+
+    public SocketType SocketType { get; }
+
+    public SocketOptions Options { get; }
+
+    public Pattern Pattern { get; }
+
+    public SocketSignal Signal { get; } = new();
+
+    public SocketMonitor Monitor { get; } = new();
+
+    /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
+    public bool ReceiveMore { get; set; }
+
+    public string LastEndpoint { get; set; } = string.Empty;
+
+    /// <summary>Context shut down: blocking calls fail with ETERM.</summary>
+    public bool IsTerminated => _terminated;
+
+    public bool IsClosed => _closed;
+
+    public Pipe CreatePipe(bool fromConnect) => new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect);
+
+    // ------------------------------------------------------------ events from I/O threads
+
+    /// <summary>I/O thread: a handshake completed over <paramref name="pipe"/>.</summary>
+    public void OnPipeConnected(Pipe pipe, ZmtpConnection connection)
+    {
+        if (!pipe.FromConnect)
+        {
+            Enqueue(pipe, PipeEventKind.Attached);
+        }
+
+        Enqueue(pipe, PipeEventKind.Connected);
+        if (_closed)
+        {
+            // The socket closed while this handshake ran: nothing will ever read or write here.
+            ((IPipeEngine)connection).Close();
+        }
+    }
+
+    /// <summary>I/O thread: the connection under <paramref name="pipe"/> ended.</summary>
+    public void OnPipeDisconnected(Pipe pipe, ZmtpConnection connection, DisconnectReason reason)
+    {
+        if (!pipe.FromConnect)
+        {
+            Enqueue(pipe, PipeEventKind.Detached);
+            return;
+        }
+
+        Enqueue(pipe, PipeEventKind.Disconnected);
+    }
+
+    public void Enqueue(Pipe pipe, PipeEventKind kind)
+    {
+        _events.Enqueue((pipe, kind));
+        Interlocked.Increment(ref _pendingEvents);
+        Signal.Notify();
+    }
+
+    /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
+    public void ProcessEvents()
+    {
+        if (_draining.Count > 0)
+        {
+            DetachDrained();
+        }
+
+        if (Volatile.Read(ref _pendingEvents) == 0)
+        {
+            return;
+        }
+
+        while (_events.TryDequeue(out var item))
+        {
+            Interlocked.Decrement(ref _pendingEvents);
+            Apply(item.Pipe, item.Kind);
+        }
+    }
+
+    private void Apply(Pipe pipe, PipeEventKind kind)
+    {
+        switch (kind)
+        {
+            case PipeEventKind.Attached:
+                AttachToPattern(pipe);
+                break;
+            case PipeEventKind.Connected:
+                if (pipe.IsTerminated)
+                {
+                    break;
+                }
+
+                pipe.HasBeenConnected = true;
+                AttachToPattern(pipe);
+                Pattern.Connected(pipe);
+                break;
+            case PipeEventKind.Disconnected:
+                if (_patternPipes.ContainsKey(pipe))
+                {
+                    Pattern.Disconnected(pipe);
+                }
+
+                break;
+            case PipeEventKind.Detached:
+                DetachFromPattern(pipe);
+                break;
+            case PipeEventKind.PeerClosed:
+                pipe.PeerGone = true;
+                if (pipe.Inbound.HasData)
+                {
+                    _draining.Add(pipe);
+                }
+                else
+                {
+                    DetachFromPattern(pipe);
+                }
+
+                break;
+        }
+    }
+
+    private void DetachDrained()
+    {
+        for (int i = _draining.Count - 1; i >= 0; i--)
+        {
+            var pipe = _draining[i];
+            if (!pipe.Inbound.HasData || pipe.IsTerminated)
+            {
+                _draining.RemoveAt(i);
+                DetachFromPattern(pipe);
+            }
+        }
+    }
+
+    /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
+    public void DropInprocPipe(Pipe pipe)
+    {
+        DetachFromPattern(pipe);
+        if (pipe.Peer is { } peer)
+        {
+            peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+        }
+    }
+
+    /// <summary>All pipes currently known to the pattern (user thread).</summary>
+    public IEnumerable<Pipe> PatternPipes => _patternPipes.Keys;
+
+    public void AttachToPattern(Pipe pipe)
+    {
+        if (pipe.IsTerminated || !_patternPipes.TryAdd(pipe, true))
+        {
+            return;
+        }
+
+        Pattern.Attach(pipe);
+    }
+
+    public void DetachFromPattern(Pipe pipe)
+    {
+        pipe.IsTerminated = true;
+        if (_patternPipes.Remove(pipe))
+        {
+            Pattern.Detach(pipe);
+        }
+
+        pipe.DiscardInbound();
+    }
+
+    // ------------------------------------------------------------ lifetime
+
+    /// <summary>Context shutdown: fail blocked and future blocking calls with ETERM.</summary>
+    public void Terminate()
+    {
+        _terminated = true;
+        Interlocked.MemoryBarrier();
+        Signal.Notify();
+    }
+
+    /// <summary>
+    /// Socket.Dispose: stop listening, drop inbound messages, and let every connection finish
+    /// sending within LINGER (libzmq semantics: -1 waits, 0 discards, N waits at most N ms).
+    /// </summary>
+    public void Close()
+    {
+        if (_closed)
+        {
+            return;
+        }
+
+        _closed = true;
+        Interlocked.MemoryBarrier();
+        Signal.Notify();
+        ProcessEvents();
+
+        int linger = Context.EffectiveLinger(Options.Linger);
+        List<IEndpointHandle> endpoints;
+        lock (_endpoints)
+        {
+            endpoints = [.. _endpoints];
+            _endpoints.Clear();
+        }
+
+        foreach (var endpoint in endpoints)
+        {
+            endpoint.Stop(linger);
+        }
+
+        ZmtpConnection[] connections;
+        lock (_connections)
+        {
+            connections = [.. _connections];
+        }
+
+        foreach (var connection in connections)
+        {
+            // Nothing can be queued for a connection still in its handshake: it just goes.
+            Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
+        }
+
+        Context.Inproc.RemoveAll(this);
+        Monitor.Stop();
+        foreach (var pipe in _patternPipes.Keys.ToArray())
+        {
+            if (pipe.Peer is { } peer)
+            {
+                // inproc: what we queued stays readable by the peer (the queue is shared), as LINGER would deliver it.
+                peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+            }
+
+            pipe.DiscardInbound();
+        }
+    }
+
+    // ------------------------------------------------------------ endpoints
+
+    public void AddEndpoint(IEndpointHandle endpoint)
+    {
+        lock (_endpoints)
+        {
+            _endpoints.Add(endpoint);
+        }
+    }
+
+    /// <summary>Removes and returns the endpoint named exactly <paramref name="address"/> (or its resolved form).</summary>
+    public IEndpointHandle? RemoveEndpoint(string address, bool bound)
+    {
+        lock (_endpoints)
+        {
+            for (int i = _endpoints.Count - 1; i >= 0; i--)
+            {
+                var endpoint = _endpoints[i];
+                if (endpoint.IsBound == bound && (endpoint.Address == address || endpoint.ResolvedAddress == address))
+                {
+                    _endpoints.RemoveAt(i);
+                    return endpoint;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>An accepted connection starts: close and Unbind must reach it, even mid-handshake.</summary>
+    /// <returns>false when the socket is already closed (the caller drops the connection).</returns>
+    public bool TrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _connections.Add(connection);
+            return true;
+        }
+    }
+
+    public void UntrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            _connections.Remove(connection);
+        }
+    }
+
+    /// <summary>Connections accepted through <paramref name="listener"/> (Unbind closes them).</summary>
+    public void CloseConnectionsFrom(object listener)
+    {
+        ZmtpConnection[] connections;
+        lock (_connections)
+        {
+            connections = [.. _connections];
+        }
+
+        foreach (var connection in connections)
+        {
+            if (connection.Origin == listener)
+            {
+                ((IPipeEngine)connection).Close();
+            }
+        }
+    }
+}

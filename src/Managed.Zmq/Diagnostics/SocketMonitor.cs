@@ -1,0 +1,129 @@
+using System.Buffers.Binary;
+using System.Text;
+using Managed.Zmq.Core;
+using Managed.Zmq.Engine;
+
+namespace Managed.Zmq.Diagnostics;
+
+/// <summary>
+/// A socket's monitor (libzmq monitor v1): events go out as two frames, a 6-byte header (uint16
+/// event, int32 value, little-endian) and the endpoint text, on a PAIR socket bound at an inproc
+/// endpoint that the application connects to (API §4.6, §5.5).
+/// </summary>
+/// <remarks>
+/// Events are raised on I/O threads and user threads alike, so sends to the PAIR are serialised by a
+/// lock; they never wait (DontWait): a monitor nobody reads drops events rather than stalling I/O.
+/// </remarks>
+internal sealed class SocketMonitor
+{
+    public const int Connected = 0x0001;
+    public const int ConnectDelayed = 0x0002;
+    public const int ConnectRetried = 0x0004;
+    public const int Listening = 0x0008;
+    public const int BindFailed = 0x0010;
+    public const int Accepted = 0x0020;
+    public const int AcceptFailed = 0x0040;
+    public const int Closed = 0x0080;
+    public const int CloseFailed = 0x0100;
+    public const int Disconnected = 0x0200;
+    public const int MonitorStopped = 0x0400;
+    public const int HandshakeFailedNoDetail = 0x0800;
+    public const int HandshakeSucceeded = 0x1000;
+    public const int HandshakeFailedProtocol = 0x2000;
+    public const int HandshakeFailedAuth = 0x4000;
+
+    private readonly object _lock = new();
+    private SocketCore? _pair;
+    private int _mask;
+
+    /// <summary>Count of connection teardowns reported (tests check one per connection).</summary>
+    public long TeardownCount => Interlocked.Read(ref _teardowns);
+
+    private long _teardowns;
+
+    /// <summary>Starts publishing on <paramref name="pair"/> (already bound), replacing any previous monitor.</summary>
+    public void Start(SocketCore pair, int mask)
+    {
+        Stop();
+        lock (_lock)
+        {
+            _pair = pair;
+            _mask = mask;
+        }
+    }
+
+    /// <summary>Stops: MONITOR_STOPPED goes out last if it was asked for, then the PAIR closes.</summary>
+    public void Stop()
+    {
+        SocketCore? pair;
+        lock (_lock)
+        {
+            pair = _pair;
+            if (pair is null)
+            {
+                return;
+            }
+
+            EmitLocked(MonitorStopped, 0, string.Empty);
+            _pair = null;
+        }
+
+        pair.Close();
+    }
+
+    public void Emit(int @event, int value, string endpoint)
+    {
+        if (Volatile.Read(ref _pair) is null)
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            EmitLocked(@event, value, endpoint);
+        }
+    }
+
+    private void EmitLocked(int @event, int value, string endpoint)
+    {
+        if (_pair is not { } pair || (_mask & @event) == 0)
+        {
+            return;
+        }
+
+        Span<byte> header = stackalloc byte[6];
+        BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)@event);
+        BinaryPrimitives.WriteInt32LittleEndian(header[2..], value);
+        if (pair.Send(header, more: true, dontWait: true) == Patterns.SendStatus.Sent)
+        {
+            pair.Send(Encoding.UTF8.GetBytes(endpoint), more: false, dontWait: true);
+        }
+    }
+
+    // ------------------------------------------------------------ the events, named as libzmq raises them
+
+    public void ReportHandshakeSucceeded(string endpoint) => Emit(HandshakeSucceeded, 0, endpoint);
+
+    public void ReportHandshakeFailed(string endpoint, HandshakeResult result, DisconnectReason reason)
+    {
+        switch (result.Outcome)
+        {
+            case HandshakeOutcome.ProtocolError or HandshakeOutcome.IncompatibleSocketType or HandshakeOutcome.UnsupportedVersion:
+                Emit(HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ProtocolErrors.ZmtpUnspecified, endpoint);
+                break;
+            case HandshakeOutcome.PeerError when int.TryParse(result.PeerErrorReason, out int status) && status is 300 or 400 or 500:
+                Emit(HandshakeFailedAuth, status, endpoint);
+                break;
+            default:
+                Emit(HandshakeFailedNoDetail, reason == DisconnectReason.Timeout ? ZmqConstants.ETIMEDOUT : ZmqConstants.ECONNRESET, endpoint);
+                break;
+        }
+    }
+
+    /// <summary>Every connection teardown raises exactly this one event (DISCONNECTED, value = the OS handle).</summary>
+    public void ReportConnectionClosed(string endpoint, int handle)
+    {
+        Interlocked.Increment(ref _teardowns);
+        Emit(Disconnected, handle, endpoint);
+    }
+}

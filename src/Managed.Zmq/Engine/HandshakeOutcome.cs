@@ -1,0 +1,22 @@
+namespace Managed.Zmq.Engine;
+
+/// <summary>How a handshake ended; failures map onto libzmq's monitor events.</summary>
+internal enum HandshakeOutcome
+{
+    Succeeded,
+
+    /// <summary>The peer closed, or an I/O error, before the handshake finished (HANDSHAKE_FAILED_NO_DETAIL).</summary>
+    ConnectionLost,
+
+    /// <summary>The peer broke the protocol (HANDSHAKE_FAILED_PROTOCOL with <see cref="HandshakeResult.ProtocolError"/>).</summary>
+    ProtocolError,
+
+    /// <summary>The peer sent ERROR (HANDSHAKE_FAILED_AUTH when the reason is a ZAP status).</summary>
+    PeerError,
+
+    /// <summary>The peer speaks a ZMTP older than 3.0, which we do not downgrade to.</summary>
+    UnsupportedVersion,
+
+    /// <summary>The peer's socket type cannot talk to ours (RFC 23 §The Socket-Type Property).</summary>
+    IncompatibleSocketType,
+}

@@ -1,0 +1,595 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Text;
+using Managed.Zmq.Internal;
+
+namespace Managed.Zmq;
+
+/// <summary>One frame (message part) and its MORE flag.</summary>
+/// <remarks>
+/// <para>
+/// The content is one of three kinds: a native buffer the message owns; caller-owned native memory used without
+/// copying, released through a free callback that runs exactly once; or a buffer rented from a
+/// <see cref="MessagePool"/>, which goes back to its pool exactly once.
+/// </para>
+/// <para>
+/// Messages are not thread-safe. After <see cref="Dispose"/> every member that needs the content throws
+/// <see cref="InvalidOperationException"/> "Message not initialized" (except <see cref="SetActualDataSize(int)"/>,
+/// which throws <see cref="ObjectDisposedException"/>). An undisposed message releases its content from its finalizer:
+/// the free callback runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
+/// </para>
+/// </remarks>
+public sealed unsafe class Message : IDisposable
+{
+    /// <summary>
+    /// Largest owned buffer kept for reuse once the content is released. Keeping it makes send-then-receive loops
+    /// allocation-free; the limit stops an emptied message from pinning a large block.
+    /// </summary>
+    private const int MaxRetainedCapacity = 64 * 1024;
+
+    /// <summary>Start of the content; meaningful for <see cref="_size"/> bytes (may be null when empty).</summary>
+    private byte* _data;
+
+    /// <summary>Content length in bytes.</summary>
+    private int _size;
+
+    /// <summary>MORE flag of the last frame received into this message.</summary>
+    private bool _more;
+
+    /// <summary>True once <see cref="Dispose"/> ran; the message is then "not initialized".</summary>
+    private bool _disposed;
+
+    /// <summary>Where <see cref="_data"/> points and how to release it.</summary>
+    private ContentKind _kind;
+
+    /// <summary>Native buffer this message owns; only non-null while <see cref="_kind"/> is Owned.</summary>
+    private byte* _owned;
+
+    /// <summary>Capacity of <see cref="_owned"/>, which may exceed <see cref="_size"/> so receives can reuse it.</summary>
+    private int _ownedCapacity;
+
+    /// <summary>Callback for External content; swapped to null when it runs so it can only run once.</summary>
+    private Action<nint>? _freeCallback;
+
+    /// <summary>
+    /// Pooled content: the pool the buffer returns to. Owned content from an oversize rent: the pool whose return
+    /// counter its release increments (once). Otherwise null.
+    /// </summary>
+    private MessagePool? _pool;
+
+    /// <summary>Pooled content: the bucket index of the rented buffer.</summary>
+    private int _bucket;
+
+    /// <summary>Initializes an empty frame (<see cref="Size"/> 0).</summary>
+    public Message()
+    {
+    }
+
+    /// <summary>Initializes a frame of <paramref name="size"/> bytes with unspecified content.</summary>
+    /// <param name="size">The frame size.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    public Message(int size)
+    {
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
+        }
+
+        EnsureOwnedCapacity(size);
+        _size = size;
+    }
+
+    /// <summary>Initializes a frame holding a copy of <paramref name="data"/>.</summary>
+    /// <param name="data">The bytes to copy.</param>
+    public Message(ReadOnlySpan<byte> data)
+    {
+        EnsureOwnedCapacity(data.Length);
+        _size = data.Length;
+        data.CopyTo(new Span<byte>(_data, _size));
+    }
+
+    /// <summary>Initializes a frame holding the UTF-8 encoding of <paramref name="text"/>.</summary>
+    /// <param name="text">The text to encode.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    public Message(string text)
+    {
+        if (text is null)
+        {
+            ThrowHelper.ThrowArgumentNullException(nameof(text));
+        }
+
+        int size = Encoding.UTF8.GetByteCount(text);
+        EnsureOwnedCapacity(size);
+        _size = Encoding.UTF8.GetBytes(text, new Span<byte>(_data, size));
+    }
+
+    /// <summary>Initializes a zero-copy frame over caller-owned native memory.</summary>
+    /// <param name="data">Start of the memory.</param>
+    /// <param name="size">Length of the memory in bytes.</param>
+    /// <param name="freeCallback">
+    /// Called with <paramref name="data"/> exactly once when the library no longer needs the memory, possibly on an
+    /// I/O thread; exceptions it throws are swallowed. With null, the library never releases the memory.
+    /// </param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    /// <exception cref="ArgumentException"><paramref name="data"/> is 0 while <paramref name="size"/> is positive.</exception>
+    public Message(nint data, int size, Action<nint>? freeCallback = null)
+    {
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
+        }
+
+        if (data == 0 && size > 0)
+        {
+            ThrowHelper.ThrowArgumentException("Data pointer cannot be zero when size is positive", nameof(data));
+        }
+
+        _kind = ContentKind.External;
+        _data = (byte*)data;
+        _size = size;
+        _freeCallback = freeCallback;
+    }
+
+    /// <summary>Initializes a pooled frame over a buffer rented from <paramref name="pool"/>.</summary>
+    internal Message(MessagePool pool, int bucket, nint buffer, int size)
+    {
+        Debug.Assert(size <= MessagePool.GetBucketCapacity(bucket), "the bucket must hold the frame");
+        _kind = ContentKind.Pooled;
+        _pool = pool;
+        _bucket = bucket;
+        _data = (byte*)buffer;
+        _size = size;
+    }
+
+    /// <summary>Releases the content of a message that was never disposed.</summary>
+    ~Message()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        switch (_kind)
+        {
+            case ContentKind.External:
+                InvokeFreeCallback();
+                break;
+            case ContentKind.Pooled:
+                // Returning to the pool from the finalizer thread would race nothing, but the buffer's fate is
+                // documented as lost: the pool keeps counting it outstanding and the memory is simply freed.
+                MessagePool.FreeBuffer((nint)_data);
+                break;
+        }
+
+        FreeOwned();
+    }
+
+    /// <summary>The kinds of content a message can hold.</summary>
+    private enum ContentKind : byte
+    {
+        /// <summary>Empty, or the bytes live in <see cref="_owned"/>.</summary>
+        Owned,
+
+        /// <summary>Caller-owned memory released through <see cref="_freeCallback"/>.</summary>
+        External,
+
+        /// <summary>A buffer rented from <see cref="_pool"/>.</summary>
+        Pooled,
+    }
+
+    /// <summary>Gets a writable span over the content, valid until the next Recv, Send, Rebuild, Move, Copy or
+    /// Dispose on this message. For a pooled message its length is <see cref="Size"/>, not <see cref="BufferSize"/>.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public Span<byte> Data
+    {
+        get
+        {
+            EnsureInitialized();
+            return new Span<byte>(_data, _size);
+        }
+    }
+
+    /// <summary>Gets the content length in bytes.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public int Size
+    {
+        get
+        {
+            EnsureInitialized();
+            return _size;
+        }
+    }
+
+    /// <summary>Gets the MORE flag of the last frame received into this message; false for locally built messages.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public bool More
+    {
+        get
+        {
+            EnsureInitialized();
+            return _more;
+        }
+    }
+
+    /// <summary>Gets the content length in bytes; always equal to <see cref="Size"/>.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public int ActualDataSize => Size;
+
+    /// <summary>Gets the capacity of the pooled buffer for a pooled message, otherwise <see cref="Size"/>.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public int BufferSize
+    {
+        get
+        {
+            EnsureInitialized();
+            return _kind == ContentKind.Pooled ? MessagePool.GetBucketCapacity(_bucket) : _size;
+        }
+    }
+
+    /// <summary>Gets whether the message can still be used (false after <see cref="Dispose"/>).</summary>
+    internal bool IsInitialized => !_disposed;
+
+    /// <summary>Gets the content bytes without any check; the caller has validated the message.</summary>
+    /// <remarks>
+    /// The span points at native memory the finalizer releases, so the caller must keep the message reachable until
+    /// it is done with the span (calling <see cref="ReleaseAfterSend"/> afterwards does that; otherwise use
+    /// <see cref="GC.KeepAlive(object?)"/>).
+    /// </remarks>
+    internal ReadOnlySpan<byte> Content => new(_data, _size);
+
+    /// <summary>Reads a message property.</summary>
+    /// <param name="property">The property.</param>
+    /// <returns>For <see cref="MessageProperty.More"/>, 1 or 0. For <see cref="MessageProperty.Shared"/>, 0: the
+    /// content is never shared with another live message.</returns>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ZmqException">EINVAL for any other property.</exception>
+    public int GetProperty(MessageProperty property)
+    {
+        EnsureInitialized();
+        switch (property)
+        {
+            case MessageProperty.More:
+                return _more ? 1 : 0;
+            case MessageProperty.Shared:
+                return 0;
+            default:
+                ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+                return 0;
+        }
+    }
+
+    /// <summary>Sets a message property; no property can be set, as in libzmq.</summary>
+    /// <param name="property">The property.</param>
+    /// <param name="value">The value.</param>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ZmqException">Always EINVAL.</exception>
+    public void SetProperty(MessageProperty property, int value)
+    {
+        EnsureInitialized();
+        ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+    }
+
+    /// <summary>Reads per-frame connection metadata; this version has none and returns null for every name.</summary>
+    /// <param name="property">The metadata name.</param>
+    /// <returns>Always null in this version.</returns>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="property"/> is null.</exception>
+    public string? GetMetadata(string property)
+    {
+        EnsureInitialized();
+        if (property is null)
+        {
+            ThrowHelper.ThrowArgumentNullException(nameof(property));
+        }
+
+        return null;
+    }
+
+    /// <summary>Copies the content into a new array.</summary>
+    /// <returns>A fresh array on every call.</returns>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public byte[] ToArray() => Data.ToArray();
+
+    /// <summary>Decodes the content as UTF-8.</summary>
+    /// <returns>The text; empty for an empty frame.</returns>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public override string ToString() => Encoding.UTF8.GetString(Data);
+
+    /// <summary>Releases the content and re-initialises the message as an empty, non-pooled frame.</summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    public void Rebuild()
+    {
+        EnsureInitialized();
+        ReleaseContent();
+    }
+
+    /// <summary>Releases the content and re-initialises the message as <paramref name="size"/> unspecified bytes.</summary>
+    /// <param name="size">The new size.</param>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    public void Rebuild(int size)
+    {
+        EnsureInitialized();
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
+        }
+
+        ReleaseContent(retainOwned: true);
+        EnsureOwnedCapacity(size);
+        _size = size;
+    }
+
+    /// <summary>Takes over the content, MORE flag and pool ownership of <paramref name="source"/>, which becomes empty.</summary>
+    /// <param name="source">The message to move from; moving a message into itself does nothing.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Either message is disposed.</exception>
+    public void Move(Message source)
+    {
+        if (source is null)
+        {
+            ThrowHelper.ThrowArgumentNullException(nameof(source));
+        }
+
+        EnsureInitialized();
+        source.EnsureInitialized();
+        if (ReferenceEquals(source, this))
+        {
+            return;
+        }
+
+        ReleaseContent();
+        FreeOwned();
+
+        _kind = source._kind;
+        _data = source._data;
+        _size = source._size;
+        _more = source._more;
+        _owned = source._owned;
+        _ownedCapacity = source._ownedCapacity;
+        _freeCallback = source._freeCallback;
+        _pool = source._pool;
+        _bucket = source._bucket;
+
+        // The source hands everything over without releasing it.
+        source._kind = ContentKind.Owned;
+        source._data = null;
+        source._size = 0;
+        source._more = false;
+        source._owned = null;
+        source._ownedCapacity = 0;
+        source._freeCallback = null;
+        source._pool = null;
+        source._bucket = 0;
+    }
+
+    /// <summary>Replaces the content with an independent, non-pooled copy of <paramref name="source"/>'s bytes and MORE flag.</summary>
+    /// <param name="source">The message to copy; it is not changed.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Either message is disposed.</exception>
+    public void Copy(Message source)
+    {
+        if (source is null)
+        {
+            ThrowHelper.ThrowArgumentNullException(nameof(source));
+        }
+
+        EnsureInitialized();
+        source.EnsureInitialized();
+        if (ReferenceEquals(source, this))
+        {
+            return;
+        }
+
+        int size = source._size;
+        bool more = source._more;
+        if (_kind == ContentKind.Owned && _pool is null)
+        {
+            // Our own buffer cannot alias the source, so it can be refilled in place.
+            EnsureOwnedCapacity(size);
+            source.Content.CopyTo(new Span<byte>(_owned, size));
+        }
+        else
+        {
+            // Copy before releasing: zero-copy content of both messages may wrap the same caller memory, which the
+            // free callback could release.
+            byte* copy = size == 0 ? null : (byte*)NativeMemory.Alloc((nuint)size);
+            source.Content.CopyTo(new Span<byte>(copy, size));
+            ReleaseContent();
+            FreeOwned();
+            _owned = copy;
+            _ownedCapacity = size;
+        }
+
+        _kind = ContentKind.Owned;
+        _data = _owned;
+        _size = size;
+        _more = more;
+    }
+
+    /// <summary>Sets <see cref="Size"/> of a pooled message after the caller has written into <see cref="Data"/>.</summary>
+    /// <param name="size">The new size, from 0 to <see cref="BufferSize"/>.</param>
+    /// <exception cref="ObjectDisposedException">The message is disposed.</exception>
+    /// <exception cref="InvalidOperationException">The message is not pooled.</exception>
+    /// <exception cref="ArgumentException"><paramref name="size"/> exceeds <see cref="BufferSize"/> or is negative.</exception>
+    public void SetActualDataSize(int size)
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposedException(nameof(Message));
+        }
+
+        if (_kind != ContentKind.Pooled)
+        {
+            ThrowHelper.ThrowInvalidOperationException("SetActualDataSize can only be called on pooled messages");
+        }
+
+        int bufferSize = MessagePool.GetBucketCapacity(_bucket);
+        if (size > bufferSize)
+        {
+            ThrowHelper.ThrowArgumentException($"Actual size ({size}) cannot exceed buffer size ({bufferSize})");
+        }
+
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentException("Size cannot be negative", nameof(size));
+        }
+
+        _size = size;
+    }
+
+    /// <summary>Releases the content: runs the free callback if it has not run, returns a rented buffer to its pool,
+    /// or frees the owned buffer. Idempotent; the message is then unusable.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        // Marked first so a throwing pool or callback path can never release twice.
+        _disposed = true;
+        ReleaseContent();
+        FreeOwned();
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>
+    /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
+    /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable.
+    /// </summary>
+    internal void ReleaseAfterSend() => ReleaseContent();
+
+    /// <summary>
+    /// Replaces the content with a frame of <paramref name="size"/> bytes for a receive and returns the span to fill.
+    /// A pooled message whose buffer fits stays pooled; otherwise the content is released and an owned buffer is
+    /// used, reusing its capacity when large enough so steady-state receives do not allocate.
+    /// </summary>
+    internal Span<byte> PrepareReceive(int size)
+    {
+        Debug.Assert(!_disposed && size >= 0, "the caller validates the message and size");
+        _more = false;
+        if (_kind == ContentKind.Pooled && size <= MessagePool.GetBucketCapacity(_bucket))
+        {
+            _size = size;
+            return new Span<byte>(_data, size);
+        }
+
+        ReleaseContent(retainOwned: true);
+        EnsureOwnedCapacity(size);
+        _size = size;
+        return new Span<byte>(_data, size);
+    }
+
+    /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
+    internal void SetMore(bool more) => _more = more;
+
+    /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
+    internal static Message CreateUnpooledRent(MessagePool pool, int size)
+    {
+        var message = new Message(size);
+        message._pool = pool;
+        return message;
+    }
+
+    /// <summary>Throws the IOE of a disposed message; kept small so property getters inline.</summary>
+    private void EnsureInitialized()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowMessageNotInitialized();
+        }
+    }
+
+    /// <summary>
+    /// Releases the current content and leaves an empty Owned frame with More false. The owned buffer is kept for
+    /// reuse when <paramref name="retainOwned"/> is set (the caller refills it at once) or when it is small.
+    /// </summary>
+    private void ReleaseContent(bool retainOwned = false)
+    {
+        switch (_kind)
+        {
+            case ContentKind.External:
+                InvokeFreeCallback();
+                break;
+            case ContentKind.Pooled:
+                MessagePool pool = _pool!;
+                _pool = null;
+                pool.ReturnBuffer(_bucket, (nint)_data);
+                break;
+            default:
+                if (_pool is not null)
+                {
+                    // An oversize rent: its first release is its return.
+                    _pool.CountUnpooledReturn();
+                    _pool = null;
+                }
+
+                if (!retainOwned && _ownedCapacity > MaxRetainedCapacity)
+                {
+                    FreeOwned();
+                }
+
+                break;
+        }
+
+        _kind = ContentKind.Owned;
+        _data = _owned;
+        _size = 0;
+        _more = false;
+        _bucket = 0;
+    }
+
+    /// <summary>Makes <see cref="_owned"/> hold at least <paramref name="size"/> bytes and points the content at it.</summary>
+    /// <remarks>Only for Owned content. A retained buffer is reused unless it is large and would be mostly idle.</remarks>
+    private void EnsureOwnedCapacity(int size)
+    {
+        Debug.Assert(_kind == ContentKind.Owned, "owned buffers back Owned content only");
+        bool reuse = size <= _ownedCapacity && (_ownedCapacity <= MaxRetainedCapacity || size >= _ownedCapacity / 4);
+        if (!reuse)
+        {
+            FreeOwned();
+            if (size > 0)
+            {
+                _owned = (byte*)NativeMemory.Alloc((nuint)size);
+                _ownedCapacity = size;
+            }
+        }
+
+        _data = _owned;
+    }
+
+    /// <summary>Frees the owned buffer, if any.</summary>
+    private void FreeOwned()
+    {
+        if (_owned is not null)
+        {
+            NativeMemory.Free(_owned);
+            _owned = null;
+            _ownedCapacity = 0;
+            if (_kind == ContentKind.Owned)
+            {
+                _data = null;
+            }
+        }
+    }
+
+    /// <summary>Runs the free callback at most once and swallows what it throws: release must never fail.</summary>
+    private void InvokeFreeCallback()
+    {
+        Action<nint>? callback = Interlocked.Exchange(ref _freeCallback, null);
+        if (callback is null)
+        {
+            return;
+        }
+
+        try
+        {
+            callback((nint)_data);
+        }
+        catch
+        {
+            // The caller's memory is theirs to manage; a failing callback must not break sends, receives or disposal.
+        }
+    }
+}

@@ -1,0 +1,47 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Patterns;
+
+/// <summary>
+/// A socket type's routing rules (RFC 28–31): which pipe a frame goes to and which pipe the next
+/// frame comes from. Runs on the user's thread only; sees peers only as <see cref="Pipe"/>.
+/// </summary>
+internal abstract class Pattern
+{
+    protected Pattern(SocketCore socket)
+    {
+        Socket = socket;
+    }
+
+    protected SocketCore Socket { get; }
+
+    /// <summary>A pipe joined the socket.</summary>
+    public abstract void Attach(Pipe pipe);
+
+    /// <summary>A pipe left; it must not be used again.</summary>
+    public abstract void Detach(Pipe pipe);
+
+    /// <summary>A handshake completed over <paramref name="pipe"/> (send subscriptions, identify ROUTER peers...).</summary>
+    public virtual void Connected(Pipe pipe)
+    {
+    }
+
+    /// <summary>The connection under a connect pipe was lost; it may come back.</summary>
+    public virtual void Disconnected(Pipe pipe)
+    {
+    }
+
+    public abstract SendStatus Send(ReadOnlySpan<byte> frame, bool more);
+
+    public abstract RecvStatus Recv<TSink>(ref TSink sink)
+        where TSink : IFrameSink, allows ref struct;
+
+    /// <summary>POLLIN: a frame can be received without waiting.</summary>
+    public abstract bool CanReceive { get; }
+
+    /// <summary>POLLOUT: a send would not block.</summary>
+    public abstract bool CanSend { get; }
+
+    /// <summary>SUBSCRIBE option (SUB, or XPUB with Xpub_Manual); EINVAL elsewhere.</summary>
+    public virtual int Subscribe(ReadOnlySpan<byte> topic, bool subscribe) => ZmqConstants.EINVAL;
+}

@@ -1,0 +1,24 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Patterns;
+
+/// <summary>Picks the routing rules for a socket type.</summary>
+internal static class PatternFactory
+{
+    public static Pattern Create(SocketCore socket, SocketType socketType) => socketType switch
+    {
+        SocketType.Pair => new Pair(socket),
+        SocketType.Pub => new Pub(socket, isXPub: false),
+        SocketType.XPub => new Pub(socket, isXPub: true),
+        SocketType.Sub => new Sub(socket, isXSub: false),
+        SocketType.XSub => new Sub(socket, isXSub: true),
+        SocketType.Req => new Req(socket),
+        SocketType.Rep => new Rep(socket),
+        SocketType.Dealer => new Dealer(socket, canSend: true, canReceive: true),
+        SocketType.Push => new Dealer(socket, canSend: true, canReceive: false),
+        SocketType.Pull => new Dealer(socket, canSend: false, canReceive: true),
+        SocketType.Router => new Router(socket),
+        SocketType.Stream => new RawStream(socket),
+        _ => throw new ArgumentOutOfRangeException(nameof(socketType)),
+    };
+}

@@ -1,0 +1,16 @@
+namespace Managed.Zmq.Patterns;
+
+/// <summary>Outcome of a pattern's receive attempt; the socket maps it onto libzmq's errno.</summary>
+internal enum RecvStatus
+{
+    Received,
+    WouldBlock,
+    NotSupported,
+    InvalidState,
+
+    /// <summary>The context was shut down (ETERM).</summary>
+    Terminated,
+
+    /// <summary>The socket was disposed from another thread while the call waited.</summary>
+    Closed,
+}

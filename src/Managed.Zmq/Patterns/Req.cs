@@ -1,0 +1,148 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Patterns;
+
+/// <summary>
+/// REQ (RFC 28): strictly alternates send and receive, puts an empty delimiter in front of each
+/// request, and accepts the reply only from the peer it asked.
+/// </summary>
+internal sealed class Req : Pattern
+{
+    private readonly LoadBalancer _out = new();
+
+    /// <summary>True while a request may be sent; false while a reply is awaited.</summary>
+    private bool _sending = true;
+
+    /// <summary>True between the first and the last frame of a request.</summary>
+    private bool _inRequest;
+
+    /// <summary>True between the first and the last frame of a reply being read.</summary>
+    private bool _inReply;
+
+    private Pipe? _replyPipe;
+
+    public Req(SocketCore socket)
+        : base(socket)
+    {
+    }
+
+    public override void Attach(Pipe pipe) => _out.Add(pipe);
+
+    public override void Detach(Pipe pipe)
+    {
+        _out.Remove(pipe);
+        if (_replyPipe == pipe)
+        {
+            _replyPipe = null;
+            _inReply = false;
+        }
+    }
+
+    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    {
+        if (!_sending)
+        {
+            // Req_Relaxed lets a new request replace the one whose reply never came.
+            if (!Socket.Options.ReqRelaxed || _inReply)
+            {
+                return SendStatus.InvalidState;
+            }
+
+            _sending = true;
+            _replyPipe = null;
+        }
+
+        if (!_inRequest)
+        {
+            // RFC 28 §The REQ Socket Type: an empty delimiter frame goes first.
+            var status = _out.Send(default, more: true);
+            if (status != SendStatus.Sent)
+            {
+                return status;
+            }
+
+            _replyPipe = _out.LastPipe;
+            _inRequest = true;
+        }
+
+        _out.Send(frame, more);
+        if (!more)
+        {
+            _inRequest = false;
+            _sending = false;
+        }
+
+        return SendStatus.Sent;
+    }
+
+    public override RecvStatus Recv<TSink>(ref TSink sink)
+    {
+        if (_sending)
+        {
+            return RecvStatus.InvalidState;
+        }
+
+        var pipe = _replyPipe;
+        while (pipe is not null && pipe.TryPeekFrame(out var header, out var body))
+        {
+            if (header.IsCommand)
+            {
+                pipe.ConsumeFrame(header);
+                continue;
+            }
+
+            if (!_inReply)
+            {
+                // L17: a reply must start with the empty delimiter; anything else is discarded.
+                if (body.Length != 0 || !header.More)
+                {
+                    DiscardMessage(pipe, header);
+                    continue;
+                }
+
+                pipe.ConsumeFrame(header);
+                _inReply = true;
+                continue;
+            }
+
+            sink.Deliver(body, header.More);
+            pipe.ConsumeFrame(header);
+            if (!header.More)
+            {
+                _inReply = false;
+                _sending = true;
+                _replyPipe = null;
+            }
+
+            return RecvStatus.Received;
+        }
+
+        return RecvStatus.WouldBlock;
+    }
+
+    private static void DiscardMessage(Pipe pipe, Wire.ZmtpFrameHeader header)
+    {
+        pipe.ConsumeFrame(header);
+        bool more = header.More;
+        while (more && pipe.TryPeekFrame(out var next, out _))
+        {
+            pipe.ConsumeFrame(next);
+            more = next.More;
+        }
+    }
+
+    public override bool CanReceive
+    {
+        get
+        {
+            if (_sending || _replyPipe is null)
+            {
+                return false;
+            }
+
+            return _inReply ? _replyPipe.TryPeekFrame(out _, out _) : _replyPipe.Inbound.QueuedMessages > 0;
+        }
+    }
+
+    public override bool CanSend => (_sending || Socket.Options.ReqRelaxed) && _out.CanSend;
+}

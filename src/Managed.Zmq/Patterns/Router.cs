@@ -1,0 +1,199 @@
+using System.Buffers.Binary;
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Patterns;
+
+/// <summary>
+/// ROUTER (RFC 28): names every peer by a routing id, prefixes each received message with it,
+/// and routes each sent message by its first frame. Unroutable messages are dropped, or fail with
+/// EHOSTUNREACH under Router_Mandatory; it never blocks (full peers: drop, or EAGAIN when mandatory).
+/// </summary>
+internal sealed class Router : Pattern
+{
+    private readonly FairQueue _in = new();
+    private readonly Dictionary<byte[], Pipe> _byId = new(RoutingIdComparer.Instance);
+    private readonly Dictionary<byte[], Pipe>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
+
+    /// <summary>Generated ids are 0x00 + a 32-bit counter starting at a random value (L16).</summary>
+    private uint _nextGeneratedId = (uint)Random.Shared.Next();
+
+    /// <summary>Receive: the pipe whose message is being delivered after its id frame went out.</summary>
+    private Pipe? _receiving;
+
+    /// <summary>Send: where the current message goes (null with <see cref="_sendInProgress"/> = drop it).</summary>
+    private Pipe? _sendPipe;
+    private bool _sendInProgress;
+
+    public Router(SocketCore socket)
+        : base(socket)
+    {
+        _lookup = _byId.GetAlternateLookup<ReadOnlySpan<byte>>();
+    }
+
+    public override void Attach(Pipe pipe)
+    {
+        // A connect pipe learns its peer's id only when the handshake completes (Connected).
+        if (!pipe.FromConnect || pipe.HasBeenConnected || pipe.RoutingId.Length > 0)
+        {
+            Identify(pipe);
+        }
+    }
+
+    public override void Connected(Pipe pipe)
+    {
+        if (pipe.PatternState is null)
+        {
+            Identify(pipe);
+        }
+    }
+
+    private void Identify(Pipe pipe)
+    {
+        byte[] id = pipe.RoutingId.Length > 0 ? pipe.RoutingId
+            : pipe.PeerIdentity.Length > 0 ? pipe.PeerIdentity
+            : Generate();
+
+        if (_byId.TryGetValue(id, out var existing))
+        {
+            if (!Socket.Options.RouterHandover)
+            {
+                // L16: a duplicate id is ignored; the newcomer stays anonymous and unheard.
+                return;
+            }
+
+            Forget(existing);
+            existing.Engine?.Close();
+        }
+
+        pipe.RoutingId = id;
+        pipe.PatternState = id;
+        _byId[id] = pipe;
+        _in.Add(pipe);
+    }
+
+    private byte[] Generate()
+    {
+        var id = new byte[5];
+        BinaryPrimitives.WriteUInt32BigEndian(id.AsSpan(1), _nextGeneratedId++);
+        return id;
+    }
+
+    public override void Detach(Pipe pipe) => Forget(pipe);
+
+    private void Forget(Pipe pipe)
+    {
+        if (pipe.PatternState is byte[] id && _byId.TryGetValue(id, out var current) && current == pipe)
+        {
+            _byId.Remove(id);
+        }
+
+        pipe.PatternState = null;
+        _in.Remove(pipe);
+        if (_receiving == pipe)
+        {
+            _receiving = null;
+        }
+
+        if (_sendPipe == pipe)
+        {
+            _sendPipe = null;
+        }
+    }
+
+    public override RecvStatus Recv<TSink>(ref TSink sink)
+    {
+        if (_receiving is { } pipe)
+        {
+            if (!pipe.TryPeekFrame(out var frameHeader, out var frameBody))
+            {
+                return RecvStatus.WouldBlock;
+            }
+
+            sink.Deliver(frameBody, frameHeader.More);
+            _in.Consume(pipe, frameHeader);
+            if (!frameHeader.More)
+            {
+                _receiving = null;
+            }
+
+            return RecvStatus.Received;
+        }
+
+        if (!_in.TryPeek(out pipe, out _, out _))
+        {
+            return RecvStatus.WouldBlock;
+        }
+
+        // RFC 28 §The ROUTER Socket Type: the source's id goes first, as its own frame.
+        sink.Deliver(pipe.RoutingId, more: true);
+        _receiving = pipe;
+        return RecvStatus.Received;
+    }
+
+    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    {
+        if (!_sendInProgress)
+        {
+            if (!more)
+            {
+                // A lone id frame carries nothing to send.
+                return SendStatus.Sent;
+            }
+
+            if (!_lookup.TryGetValue(frame, out var pipe))
+            {
+                if (Socket.Options.RouterMandatory)
+                {
+                    return SendStatus.HostUnreachable;
+                }
+
+                pipe = null;
+            }
+            else if (!pipe.CanWrite)
+            {
+                if (Socket.Options.RouterMandatory)
+                {
+                    return SendStatus.WouldBlock;
+                }
+
+                pipe = null;
+            }
+
+            _sendPipe = pipe;
+            _sendInProgress = true;
+            return SendStatus.Sent;
+        }
+
+        _sendPipe?.WriteFrame(frame, more);
+        if (!more)
+        {
+            _sendInProgress = false;
+            _sendPipe = null;
+        }
+
+        return SendStatus.Sent;
+    }
+
+    public override bool CanReceive => _receiving is not null || _in.HasMessage;
+
+    public override bool CanSend
+    {
+        get
+        {
+            if (!Socket.Options.RouterMandatory)
+            {
+                return true;
+            }
+
+            foreach (var pipe in _byId.Values)
+            {
+                if (pipe.CanWrite)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+namespace Managed.Zmq.Patterns;
+
+/// <summary>Outcome of a pattern's send attempt; the socket maps it onto libzmq's errno.</summary>
+internal enum SendStatus
+{
+    Sent,
+    WouldBlock,
+    NotSupported,
+    InvalidState,
+    HostUnreachable,
+
+    /// <summary>The context was shut down (ETERM).</summary>
+    Terminated,
+
+    /// <summary>The socket was disposed from another thread while the call waited.</summary>
+    Closed,
+}

@@ -1,0 +1,181 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Patterns;
+
+/// <summary>
+/// SUB and XSUB (RFC 29). SUB subscribes through options, filters what it receives (libzmq filters
+/// again at the subscriber, L12) and cannot send. XSUB subscribes by sending 0x01/0x00 messages,
+/// forwards every message it sends to all publishers, and receives without filtering.
+/// Subscriptions are re-sent to a publisher each time a connection to it comes up.
+/// </summary>
+internal sealed class Sub : Pattern
+{
+    private static readonly object s_connected = new();
+
+    private readonly FairQueue _in = new();
+    private readonly List<Pipe> _pipes = [];
+    private readonly TopicSet _subscriptions = new();
+    private readonly bool _isXSub;
+
+    /// <summary>XSUB send: pipes taking the current multipart message.</summary>
+    private readonly List<Pipe> _targets = [];
+    private bool _sending;
+
+    /// <summary>SUB receive: true between frames of a message that passed the filter.</summary>
+    private bool _inMessage;
+
+    public Sub(SocketCore socket, bool isXSub)
+        : base(socket)
+    {
+        _isXSub = isXSub;
+    }
+
+    public override void Attach(Pipe pipe)
+    {
+        _pipes.Add(pipe);
+        _in.Add(pipe);
+    }
+
+    public override void Detach(Pipe pipe)
+    {
+        _pipes.Remove(pipe);
+        _in.Remove(pipe);
+        _targets.Remove(pipe);
+    }
+
+    public override void Connected(Pipe pipe)
+    {
+        pipe.PatternState = s_connected;
+        foreach (var topic in _subscriptions.Topics)
+        {
+            SubscriptionWriter.Write(pipe, subscribe: true, topic);
+        }
+    }
+
+    public override void Disconnected(Pipe pipe) => pipe.PatternState = null;
+
+    public override int Subscribe(ReadOnlySpan<byte> topic, bool subscribe)
+    {
+        if (_isXSub)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        // L12: every SUBSCRIBE goes out (the publisher keeps a set); CANCEL only at the last unsubscribe.
+        bool send = true;
+        if (subscribe)
+        {
+            _subscriptions.Add(topic);
+        }
+        else
+        {
+            send = _subscriptions.Remove(topic);
+        }
+
+        if (send)
+        {
+            foreach (var pipe in _pipes)
+            {
+                if (pipe.PatternState == s_connected)
+                {
+                    SubscriptionWriter.Write(pipe, subscribe, topic);
+                }
+            }
+        }
+
+        return 0;
+    }
+
+    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    {
+        if (!_isXSub)
+        {
+            return SendStatus.NotSupported;
+        }
+
+        if (!_sending)
+        {
+            if (frame.Length > 0 && (frame[0] == 1 || frame[0] == 0))
+            {
+                // Remember it so it is re-sent after a reconnect; it still goes out as a plain message (L12).
+                if (frame[0] == 1)
+                {
+                    _subscriptions.Add(frame[1..]);
+                }
+                else
+                {
+                    _subscriptions.Remove(frame[1..]);
+                }
+            }
+
+            // RFC 29 §The XSUB Socket Type: to every publisher, dropped where a queue is full, never blocking.
+            _targets.Clear();
+            foreach (var pipe in _pipes)
+            {
+                if (pipe.CanWrite)
+                {
+                    _targets.Add(pipe);
+                }
+            }
+        }
+
+        foreach (var pipe in _targets)
+        {
+            pipe.WriteFrame(frame, more);
+        }
+
+        _sending = more;
+        if (!more)
+        {
+            _targets.Clear();
+        }
+
+        return SendStatus.Sent;
+    }
+
+    public override RecvStatus Recv<TSink>(ref TSink sink)
+    {
+        if (!TryPeekWanted(out var pipe, out var header, out var body))
+        {
+            return RecvStatus.WouldBlock;
+        }
+
+        sink.Deliver(body, header.More);
+        _in.Consume(pipe, header);
+        _inMessage = header.More;
+        return RecvStatus.Received;
+    }
+
+    /// <summary>Peeks the next frame that the filter lets through, discarding whole messages it rejects.</summary>
+    private bool TryPeekWanted(out Pipe pipe, out Wire.ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
+    {
+        while (_in.TryPeek(out pipe, out header, out body))
+        {
+            if (_isXSub || _inMessage || Wanted(body))
+            {
+                return true;
+            }
+
+            // A filtered message is dropped whole (API §8.3).
+            _in.Consume(pipe, header);
+            bool more = header.More;
+            while (more && _in.TryPeek(out pipe, out header, out _))
+            {
+                _in.Consume(pipe, header);
+                more = header.More;
+            }
+        }
+
+        return false;
+    }
+
+    private bool Wanted(ReadOnlySpan<byte> firstFrame)
+    {
+        bool matches = _subscriptions.Matches(firstFrame);
+        return Socket.Options.InvertMatching ? !matches : matches;
+    }
+
+    public override bool CanReceive => TryPeekWanted(out _, out _, out _);
+
+    public override bool CanSend => _isXSub;
+}

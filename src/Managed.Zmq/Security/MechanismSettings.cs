@@ -1,0 +1,35 @@
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Security;
+
+/// <summary>Everything a mechanism needs from the socket's options, taken when the connection starts.</summary>
+internal sealed class MechanismSettings
+{
+    public required SocketType SocketType { get; init; }
+
+    public ZmtpMechanism Mechanism { get; init; } = ZmtpMechanism.Null;
+
+    /// <summary>PLAIN or CURVE server role (from Plain_Server / Curve_Server; L5: never from the greeting).</summary>
+    public bool AsServer { get; init; }
+
+    /// <summary>Our routing id: sent as Identity by REQ, DEALER and ROUTER, and as ZAP's identity frame (L21).</summary>
+    public byte[] RoutingId { get; init; } = [];
+
+    public string PlainUsername { get; init; } = string.Empty;
+
+    public string PlainPassword { get; init; } = string.Empty;
+
+    public byte[] CurvePublicKey { get; init; } = [];
+
+    public byte[] CurveSecretKey { get; init; } = [];
+
+    public byte[] CurveServerKey { get; init; } = [];
+
+    public string ZapDomain { get; init; } = string.Empty;
+
+    /// <summary>True when a ZAP handler is bound at inproc://zeromq.zap.01 in the socket's context.</summary>
+    public bool ZapHandlerPresent { get; init; }
+
+    /// <summary>The peer's IP address (no port) for ZAP requests, or empty.</summary>
+    public string PeerAddress { get; init; } = string.Empty;
+}

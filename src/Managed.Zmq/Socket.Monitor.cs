@@ -1,0 +1,49 @@
+using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Internal;
+
+namespace Managed.Zmq;
+
+public sealed partial class Socket
+{
+    /// <summary>
+    /// Publishes this socket's events on a PAIR socket bound at <paramref name="endpoint"/> (inproc
+    /// only); connect a <see cref="SocketType.Pair"/> socket there to read two-frame events.
+    /// A null endpoint stops monitoring.
+    /// </summary>
+    /// <param name="endpoint">An <c>inproc://</c> endpoint, or null to stop.</param>
+    /// <param name="events">Bitmask of <c>ZMQ_EVENT_*</c> values (at most 0xFFFF).</param>
+    public void Monitor(string? endpoint, int events = ZmqConstants.ZMQ_EVENT_ALL)
+    {
+        ThrowIfDisposed();
+        if (endpoint is null)
+        {
+            _core.Monitor.Stop();
+            return;
+        }
+
+        if (!endpoint.StartsWith("inproc://", StringComparison.Ordinal))
+        {
+            ThrowHelper.ThrowZmqException(ZmqConstants.EPROTONOSUPPORT);
+        }
+
+        if (events < 0 || events > 0xFFFF)
+        {
+            ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+        }
+
+        var pair = new SocketCore(_core.Context, SocketType.Pair);
+        int error = _core.Context.Inproc.Bind(endpoint["inproc://".Length..], pair);
+        if (error != 0)
+        {
+            ThrowHelper.ThrowZmqException(error);
+        }
+
+        _core.Monitor.Start(pair, events);
+    }
+
+    /// <summary>Same as <see cref="Monitor(string?, int)"/> with a typed mask.</summary>
+    /// <param name="endpoint">An <c>inproc://</c> endpoint, or null to stop.</param>
+    /// <param name="events">The events to publish.</param>
+    public void Monitor(string? endpoint, SocketMonitorEvent events = SocketMonitorEvent.All) => Monitor(endpoint, (int)events);
+}

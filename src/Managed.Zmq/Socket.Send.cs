@@ -1,0 +1,137 @@
+using System.Buffers;
+using System.Text;
+using Managed.Zmq.Internal;
+using Managed.Zmq.Patterns;
+
+namespace Managed.Zmq;
+
+public sealed partial class Socket
+{
+    /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
+    /// <param name="data">The frame.</param>
+    /// <param name="flags">DontWait, SendMore.</param>
+    /// <returns>true when queued; false with DontWait when the send would block.</returns>
+    public bool Send(byte[] data, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        return Send(new ReadOnlySpan<byte>(data), flags);
+    }
+
+    /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
+    /// <param name="data">The frame.</param>
+    /// <param name="flags">DontWait, SendMore.</param>
+    /// <returns>true when queued; false with DontWait when the send would block.</returns>
+    public bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
+    {
+        ThrowIfDisposed();
+        var status = _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+        if (status == SendStatus.Sent)
+        {
+            return true;
+        }
+
+        if (status == SendStatus.WouldBlock && (flags & SendFlags.DontWait) != 0)
+        {
+            LastError.Record(ZmqConstants.EAGAIN);
+            return false;
+        }
+
+        ThrowSendFailure(status);
+        return false;
+    }
+
+    /// <summary>Sends one frame copied from native memory.</summary>
+    /// <param name="data">Address of the bytes.</param>
+    /// <param name="size">Number of bytes.</param>
+    /// <param name="flags">DontWait, SendMore.</param>
+    /// <returns>true when queued; false with DontWait when the send would block.</returns>
+    public unsafe bool Send(nint data, int size, SendFlags flags = SendFlags.None)
+    {
+        ThrowIfDisposed();
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
+        }
+
+        if (data == 0 && size > 0)
+        {
+            ThrowHelper.ThrowArgumentException("Data pointer cannot be null when size is positive", nameof(data));
+        }
+
+        return Send(new ReadOnlySpan<byte>((void*)data, size), flags);
+    }
+
+    /// <summary>Sends one frame holding the UTF-8 encoding of <paramref name="text"/>.</summary>
+    /// <param name="text">The text.</param>
+    /// <param name="flags">DontWait, SendMore.</param>
+    /// <returns>true when queued; false with DontWait when the send would block.</returns>
+    public bool Send(string text, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        ThrowIfDisposed();
+        int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
+        if (maxBytes <= 512)
+        {
+            Span<byte> buffer = stackalloc byte[512];
+            int length = Encoding.UTF8.GetBytes(text, buffer);
+            return Send(buffer[..length], flags);
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(maxBytes);
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(text, rented);
+            return Send(rented.AsSpan(0, length), flags);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>
+    /// Sends a Message, moving its content into the socket: afterwards the Message is empty and
+    /// reusable; a pooled buffer returns to its pool, a zero-copy buffer's free callback runs.
+    /// </summary>
+    /// <param name="message">The frame.</param>
+    /// <param name="flags">DontWait, SendMore.</param>
+    /// <returns>The number of bytes sent.</returns>
+    public int Send(Message message, SendFlags flags = SendFlags.None)
+    {
+        ThrowIfDisposed();
+        ArgumentNullException.ThrowIfNull(message);
+        if (!message.IsInitialized)
+        {
+            ThrowHelper.ThrowMessageNotInitialized();
+        }
+
+        int size = message.Content.Length;
+        var status = _core.Send(message.Content, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+        if (status != SendStatus.Sent)
+        {
+            // API §8.1: Send(Message) reports would-block by throwing, even with DontWait.
+            ThrowSendFailure(status);
+        }
+
+        message.ReleaseAfterSend();
+        return size;
+    }
+
+    private static void ThrowSendFailure(SendStatus status)
+    {
+        if (status == SendStatus.Closed)
+        {
+            ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
+        }
+
+        ThrowHelper.ThrowZmqException(status switch
+        {
+            SendStatus.WouldBlock => ZmqConstants.EAGAIN,
+            SendStatus.NotSupported => ZmqConstants.ENOTSUP,
+            SendStatus.InvalidState => ZmqConstants.EFSM,
+            SendStatus.HostUnreachable => ZmqConstants.EHOSTUNREACH,
+            SendStatus.Terminated => ZmqConstants.ETERM,
+            _ => ZmqConstants.ENOTSOCK,
+        });
+    }
+}

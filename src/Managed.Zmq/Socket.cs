@@ -1,0 +1,93 @@
+using Managed.Zmq.Core;
+using Managed.Zmq.Internal;
+
+namespace Managed.Zmq;
+
+/// <summary>
+/// A ZeroMQ socket. Not thread-safe: use it from one thread at a time (it may move between threads
+/// when the hand-over is synchronised). Dispose it before its <see cref="Context"/>.
+/// </summary>
+public sealed partial class Socket : IDisposable
+{
+    private static long s_nextId;
+
+    private readonly SocketCore _core;
+    private readonly long _id;
+    private int _disposed;
+
+    /// <summary>Creates a socket of the given type with libzmq's default options.</summary>
+    /// <param name="context">The context that owns the socket.</param>
+    /// <param name="socketType">The socket type (0–11).</param>
+    public Socket(Context context, SocketType socketType)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if ((uint)socketType > (uint)SocketType.Stream)
+        {
+            ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+        }
+
+        _core = new SocketCore(context, socketType);
+        context.Register(_core);
+        _id = Interlocked.Increment(ref s_nextId);
+    }
+
+    /// <summary>Closes the socket if the application forgot to, as libzmq's handle finalization does.</summary>
+    ~Socket()
+    {
+        CloseCore();
+    }
+
+    /// <summary>A non-owning identity token for this socket.</summary>
+    public SocketRef Ref
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return SocketRef.FromHandle((nint)_id);
+        }
+    }
+
+    /// <summary>True when the last frame received had the MORE flag.</summary>
+    public bool HasMore
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _core.ReceiveMore;
+        }
+    }
+
+    internal SocketCore Core => _core;
+
+    /// <summary>Closes the socket. Queued outbound messages keep going for up to <c>Linger</c> ms.</summary>
+    public void Dispose()
+    {
+        CloseCore();
+        GC.SuppressFinalize(this);
+    }
+
+    private void CloseCore()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            _core.Close();
+        }
+        finally
+        {
+            _core.Context.Unregister(_core);
+        }
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
+        }
+    }
+}

@@ -1,0 +1,336 @@
+namespace Managed.Zmq;
+
+/// <summary>Socket options, numbered as libzmq 4.3 numbers them and spelled as Net.Zmq spells them.</summary>
+/// <remarks>
+/// Eight members are aliases that share a value with a canonical member (for example <see cref="RcvMore"/> and
+/// <see cref="Rcvmore"/>), so <c>ToString()</c> may return either spelling.
+/// </remarks>
+public enum SocketOption
+{
+    /// <summary>Any uint64 bitmask; I/O worker affinity for new connections (best effort).</summary>
+    /// <remarks>Accessor type: long. Default: 0. Access: read-write.</remarks>
+    Affinity = 4,
+
+    /// <summary>1–255 bytes; sent to peers in the handshake of later connections; ROUTER peers use it as the routing id.</summary>
+    /// <remarks>Accessor type: bytes. Default: empty. Access: read-write.</remarks>
+    Routing_Id = 5,
+
+    /// <summary>Prefix filter; empty = all; counted.</summary>
+    /// <remarks>Accessor type: bytes. Access: write-only [SUB; XPUB with Xpub_Manual].</remarks>
+    Subscribe = 6,
+
+    /// <summary>Removes one matching subscription.</summary>
+    /// <remarks>Accessor type: bytes. Access: write-only [SUB; XPUB with Xpub_Manual].</remarks>
+    Unsubscribe = 7,
+
+    /// <summary>&gt; 0; stored (multicast).</summary>
+    /// <remarks>Accessor type: int. Default: 100. Access: read-write.</remarks>
+    Rate = 8,
+
+    /// <summary>≥ 0; stored (multicast).</summary>
+    /// <remarks>Accessor type: int ms. Default: 10000. Access: read-write.</remarks>
+    Recovery_Ivl = 9,
+
+    /// <summary>≥ -1; OS send buffer for TCP/IPC sockets; -1 = OS default.</summary>
+    /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
+    Sndbuf = 11,
+
+    /// <summary>≥ -1; OS receive buffer.</summary>
+    /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
+    Rcvbuf = 12,
+
+    /// <summary>1 if the last frame received had MORE; backs HasMore.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-only.</remarks>
+    Rcvmore = 13,
+
+    /// <summary>Alias of <see cref="Rcvmore"/>, the spelling the Net.Zmq guide uses.</summary>
+    RcvMore = Rcvmore,
+
+    /// <summary>Non-zero, stable per socket [T]. In this version it is an opaque value, not a pollable OS handle. Readable with any T of at least 4 bytes.</summary>
+    /// <remarks>Accessor type: int/long/nint. Access: read-only.</remarks>
+    Fd = 14,
+
+    /// <summary>Current readiness: bit 1 = POLLIN, bit 2 = POLLOUT (§5.3).</summary>
+    /// <remarks>Accessor type: int. Access: read-only.</remarks>
+    Events = 15,
+
+    /// <summary>Equals (int)SocketType.</summary>
+    /// <remarks>Accessor type: int. Default: the type. Access: read-only.</remarks>
+    Type = 16,
+
+    /// <summary>≥ -1; -1 = keep pending messages forever after Dispose; 0 = discard at once (§8.7).</summary>
+    /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
+    Linger = 17,
+
+    /// <summary>≥ -1; -1 = never reconnect.</summary>
+    /// <remarks>Accessor type: int ms. Default: 100. Access: read-write.</remarks>
+    Reconnect_Ivl = 18,
+
+    /// <summary>≥ 0; listen backlog of later binds.</summary>
+    /// <remarks>Accessor type: int. Default: 100. Access: read-write.</remarks>
+    Backlog = 19,
+
+    /// <summary>≥ 0; with a value &gt; Reconnect_Ivl, the interval doubles per attempt up to this cap; 0 = no backoff.</summary>
+    /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
+    Reconnect_Ivl_Max = 21,
+
+    /// <summary>Any int64; -1 = unlimited. An inbound message larger than this makes the library drop that connection.</summary>
+    /// <remarks>Accessor type: long. Default: -1. Access: read-write.</remarks>
+    Maxmsgsize = 22,
+
+    /// <summary>≥ 0; 0 = unlimited; outbound queue limit per pipe, counted in messages; pipes created afterwards.</summary>
+    /// <remarks>Accessor type: int. Default: 1000. Access: read-write.</remarks>
+    Sndhwm = 23,
+
+    /// <summary>Alias of <see cref="Sndhwm"/>, the spelling the Net.Zmq guide uses.</summary>
+    SendHwm = Sndhwm,
+
+    /// <summary>≥ 0; inbound limit per pipe.</summary>
+    /// <remarks>Accessor type: int. Default: 1000. Access: read-write.</remarks>
+    Rcvhwm = 24,
+
+    /// <summary>&gt; 0; stored.</summary>
+    /// <remarks>Accessor type: int. Default: 1. Access: read-write.</remarks>
+    Multicast_Hops = 25,
+
+    /// <summary>≥ -1; -1 = wait forever; 0 = EAGAIN at once; applies to blocking receives.</summary>
+    /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
+    Rcvtimeo = 27,
+
+    /// <summary>Alias of <see cref="Rcvtimeo"/>, the spelling the Net.Zmq guide uses.</summary>
+    RcvTimeout = Rcvtimeo,
+
+    /// <summary>≥ -1; same for blocking sends.</summary>
+    /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
+    Sndtimeo = 28,
+
+    /// <summary>Alias of <see cref="Sndtimeo"/>, the spelling the Net.Zmq guide uses.</summary>
+    SendTimeout = Sndtimeo,
+
+    /// <summary>The last bound or connected endpoint in resolved form (§8.5).</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-only.</remarks>
+    Last_Endpoint = 32,
+
+    /// <summary>≥ 0, non-zero = on: unroutable sends fail with EHOSTUNREACH instead of being dropped; a full peer gives EAGAIN.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER].</remarks>
+    Router_Mandatory = 33,
+
+    /// <summary>-1 (OS default), 0 (off), 1 (on).</summary>
+    /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
+    Tcp_Keepalive = 34,
+
+    /// <summary>≥ -1.</summary>
+    /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
+    Tcp_Keepalive_Cnt = 35,
+
+    /// <summary>≥ -1.</summary>
+    /// <remarks>Accessor type: int s. Default: -1. Access: read-write.</remarks>
+    Tcp_Keepalive_Idle = 36,
+
+    /// <summary>≥ -1.</summary>
+    /// <remarks>Accessor type: int s. Default: -1. Access: read-write.</remarks>
+    Tcp_Keepalive_Intvl = 37,
+
+    /// <summary>0/1; 1 = queue only to completed connections.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Immediate = 39,
+
+    /// <summary>≥ 0; pass duplicate subscribe messages upstream.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
+    Xpub_Verbose = 40,
+
+    /// <summary>≥ 0; raw-TCP mode like STREAM (deprecated).</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER].</remarks>
+    Router_Raw = 41,
+
+    /// <summary>0/1; 1 = IPv6 plus IPv4-mapped addresses.</summary>
+    /// <remarks>Accessor type: int. Default: 0 (the context's value). Access: read-write.</remarks>
+    Ipv6 = 42,
+
+    /// <summary>0 NULL, 1 PLAIN, 2 CURVE (3 GSSAPI never occurs).</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-only.</remarks>
+    Mechanism = 43,
+
+    /// <summary>0/1; 1 = act as PLAIN server (Mechanism 1); reads 1 only while the socket is a PLAIN server.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Plain_Server = 44,
+
+    /// <summary>0–255 bytes; non-empty = PLAIN client, empty = back to NULL.</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Plain_Username = 45,
+
+    /// <summary>0–255 bytes; as above.</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Plain_Password = 46,
+
+    /// <summary>0/1; 1 = CURVE server (needs Curve_Secretkey), 0 = back to NULL; reads 1 only while the socket is a CURVE server.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Curve_Server = 47,
+
+    /// <summary>Alias of <see cref="Curve_Server"/>, the spelling the Net.Zmq guide uses.</summary>
+    CurveServer = Curve_Server,
+
+    /// <summary>Set: 32 raw bytes, a 40-character Z85 string, or 41 bytes (Z85 plus NUL); sets Mechanism CURVE. get: buffer of exactly 32 bytes (raw) or 41 bytes (Z85 plus NUL).</summary>
+    /// <remarks>Accessor type: key. Default: 32 zero bytes. Access: read-write.</remarks>
+    Curve_Publickey = 48,
+
+    /// <summary>Alias of <see cref="Curve_Publickey"/>, the spelling the Net.Zmq guide uses.</summary>
+    CurvePublickey = Curve_Publickey,
+
+    /// <summary>As above.</summary>
+    /// <remarks>Accessor type: key. Default: zeros. Access: read-write.</remarks>
+    Curve_Secretkey = 49,
+
+    /// <summary>Alias of <see cref="Curve_Secretkey"/>, the spelling the Net.Zmq guide uses.</summary>
+    CurveSecretkey = Curve_Secretkey,
+
+    /// <summary>As above; setting it makes the socket a CURVE client.</summary>
+    /// <remarks>Accessor type: key. Default: zeros. Access: read-write.</remarks>
+    Curve_Serverkey = 50,
+
+    /// <summary>Alias of <see cref="Curve_Serverkey"/>, the spelling the Net.Zmq guide uses.</summary>
+    CurveServerkey = Curve_Serverkey,
+
+    /// <summary>≥ 0; send an empty message to each new connection.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER, DEALER, REQ].</remarks>
+    Probe_Router = 51,
+
+    /// <summary>≥ 0; prefix requests with a request-id frame and match replies.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [REQ].</remarks>
+    Req_Correlate = 52,
+
+    /// <summary>≥ 0; allow a new request before the reply arrives.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [REQ].</remarks>
+    Req_Relaxed = 53,
+
+    /// <summary>Any int, non-zero = keep only the last message (single-part only; PULL, PUSH, SUB, PUB, DEALER).</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Conflate = 54,
+
+    /// <summary>0–255 bytes; the domain sent in ZAP requests.</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Zap_Domain = 55,
+
+    /// <summary>≥ 0; a new connection with an already-used routing id takes over that id.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER].</remarks>
+    Router_Handover = 56,
+
+    /// <summary>≥ 0; IP TOS/DSCP for TCP.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Tos = 57,
+
+    /// <summary>1–255 bytes; routing id to give the peer of the next Connect.</summary>
+    /// <remarks>Accessor type: bytes. Access: write-only [ROUTER, STREAM].</remarks>
+    Connect_Routing_Id = 61,
+
+    /// <summary>GSSAPI is not available: EINVAL on get and set (LZ, as in a libzmq build without GSSAPI).</summary>
+    /// <remarks>Accessor type: int.</remarks>
+    Gssapi_Server = 62,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: string.</remarks>
+    Gssapi_Principal = 63,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: string.</remarks>
+    Gssapi_Service_Principal = 64,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: int.</remarks>
+    Gssapi_Plaintext = 65,
+
+    /// <summary>≥ 0; 0 = no limit; a handshake not finished in time drops the connection.</summary>
+    /// <remarks>Accessor type: int ms. Default: 30000. Access: read-write.</remarks>
+    Handshake_Ivl = 66,
+
+    /// <summary>Host:port of a SOCKS5 proxy for TCP connects; empty = none.</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Socks_Proxy = 68,
+
+    /// <summary>≥ 0; at HWM, report EAGAIN instead of dropping.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
+    Xpub_Nodrop = 69,
+
+    /// <summary>libzmq's 70 is a context option: EINVAL on sockets (use (ContextOption)70).</summary>
+    Blocky = 70,
+
+    /// <summary>≥ 0; the application manages subscriptions (by setting Subscribe/Unsubscribe on the XPUB).</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
+    Xpub_Manual = 71,
+
+    /// <summary>Sent to each new subscriber; empty clears it.</summary>
+    /// <remarks>Accessor type: bytes. Default: none. Access: write-only [XPUB, PUB].</remarks>
+    Xpub_Welcome_Msg = 72,
+
+    /// <summary>0/1; emit zero-length frames on connect/disconnect.</summary>
+    /// <remarks>Accessor type: int. Default: 1. Access: write-only [STREAM].</remarks>
+    Stream_Notify = 73,
+
+    /// <summary>Any int, non-zero = on; PUB/XPUB send to non-matching SUBs, SUB receives non-matching messages.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
+    Invert_Matching = 74,
+
+    /// <summary>≥ 0; send a ZMTP PING at this interval; 0 = off.</summary>
+    /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
+    Heartbeat_Ivl = 75,
+
+    /// <summary>0–6553599; sent in PING; stored in 100 ms units, so reads round down to a multiple of 100.</summary>
+    /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
+    Heartbeat_Ttl = 76,
+
+    /// <summary>Set ≥ 0; -1 (default) = use Heartbeat_Ivl; a silent peer is dropped after this.</summary>
+    /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
+    Heartbeat_Timeout = 77,
+
+    /// <summary>≥ 0; like Verbose, for unsubscribes too.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
+    Xpub_Verboser = 78,
+
+    /// <summary>≥ 0; 0 = OS default.</summary>
+    /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
+    Connect_Timeout = 79,
+
+    /// <summary>≥ 0; TCP retransmission timeout where the OS supports one.</summary>
+    /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
+    Tcp_Maxrt = 80,
+
+    /// <summary>Always 0 for these socket types.</summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: read-only.</remarks>
+    Thread_Safe = 81,
+
+    /// <summary>&gt; 0; stored.</summary>
+    /// <remarks>Accessor type: int. Default: 1500. Access: read-write.</remarks>
+    Multicast_Maxtpdu = 84,
+
+    /// <summary>VMCI is not available: EINVAL.</summary>
+    /// <remarks>Accessor type: long.</remarks>
+    Vmci_Buffer_Size = 85,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: long.</remarks>
+    Vmci_Buffer_Min_Size = 86,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: long.</remarks>
+    Vmci_Buffer_Max_Size = 87,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: int.</remarks>
+    Vmci_Connect_Timeout = 88,
+
+    /// <summary>≥ -1; a value other than -1 makes the next Bind adopt that existing OS listening socket instead of creating one.</summary>
+    /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
+    Use_Fd = 89,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: int.</remarks>
+    Gssapi_Principal_Nametype = 90,
+
+    /// <summary>EINVAL.</summary>
+    /// <remarks>Accessor type: int.</remarks>
+    Gssapi_Service_Principal_Nametype = 91,
+
+    /// <summary>0–16 bytes; binds TCP sockets to a network device (Linux; elsewhere Bind fails with ENOTSUP when non-empty).</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Bindtodevice = 92,
+}

@@ -1,0 +1,20 @@
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// A connected byte stream as the ZMTP engine sees it: a TCP or Unix-domain socket in production,
+/// an in-memory pipe in tests (so the handshake is tested against a scripted peer without sockets).
+/// </summary>
+internal interface IByteTransport : IDisposable
+{
+    /// <summary>Receives at least one byte into <paramref name="buffer"/>; 0 means the peer closed.</summary>
+    ValueTask<int> ReceiveAsync(Memory<byte> buffer);
+
+    /// <summary>Sends all of <paramref name="data"/>.</summary>
+    ValueTask SendAsync(ReadOnlyMemory<byte> data);
+
+    /// <summary>The peer's address as ZAP and monitor events name it (IP without port, or empty).</summary>
+    string PeerAddress { get; }
+
+    /// <summary>The OS handle for monitor event values, or -1.</summary>
+    int Handle { get; }
+}

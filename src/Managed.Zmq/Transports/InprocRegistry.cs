@@ -1,0 +1,126 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// The inproc endpoint names of one context. inproc has no ZMTP and no engine: a link is two pipes
+/// whose frame queues are shared, crossed over, so a message is copied once into the queue by the
+/// sender and once out of it by the receiver. Connect may come before Bind (libzmq 4.x).
+/// </summary>
+internal sealed class InprocRegistry
+{
+    private readonly object _lock = new();
+    private readonly Dictionary<string, SocketCore> _bound = [];
+    private readonly Dictionary<string, List<(SocketCore Socket, Pipe Pipe)>> _pending = [];
+
+    /// <summary>Binds <paramref name="name"/> to <paramref name="socket"/>; links connects that waited. Returns 0 or EADDRINUSE.</summary>
+    public int Bind(string name, SocketCore socket)
+    {
+        List<(SocketCore Socket, Pipe Pipe)>? waiting;
+        lock (_lock)
+        {
+            if (!_bound.TryAdd(name, socket))
+            {
+                return ZmqConstants.EADDRINUSE;
+            }
+
+            _pending.Remove(name, out waiting);
+        }
+
+        if (waiting is not null)
+        {
+            foreach (var (connector, pipe) in waiting)
+            {
+                Link(name, connector, pipe, socket);
+            }
+        }
+
+        return 0;
+    }
+
+    /// <summary>Connects <paramref name="pipe"/> of <paramref name="socket"/> to the name, now or when it is bound.</summary>
+    public void Connect(string name, SocketCore socket, Pipe pipe)
+    {
+        SocketCore? binder;
+        lock (_lock)
+        {
+            if (!_bound.TryGetValue(name, out binder))
+            {
+                if (!_pending.TryGetValue(name, out var list))
+                {
+                    _pending[name] = list = [];
+                }
+
+                list.Add((socket, pipe));
+                return;
+            }
+        }
+
+        Link(name, socket, pipe, binder);
+    }
+
+    public bool Unbind(string name, SocketCore socket)
+    {
+        lock (_lock)
+        {
+            return _bound.TryGetValue(name, out var owner) && owner == socket && _bound.Remove(name);
+        }
+    }
+
+    /// <summary>Forgets everything <paramref name="socket"/> bound or is waiting to connect to.</summary>
+    public void RemoveAll(SocketCore socket)
+    {
+        lock (_lock)
+        {
+            foreach (var name in _bound.Where(pair => pair.Value == socket).Select(pair => pair.Key).ToArray())
+            {
+                _bound.Remove(name);
+            }
+
+            foreach (var list in _pending.Values)
+            {
+                list.RemoveAll(item => item.Socket == socket);
+            }
+        }
+    }
+
+    public void RemovePending(Pipe pipe)
+    {
+        lock (_lock)
+        {
+            foreach (var list in _pending.Values)
+            {
+                list.RemoveAll(item => item.Pipe == pipe);
+            }
+        }
+    }
+
+    private static void Link(string name, SocketCore connector, Pipe connectPipe, SocketCore binder)
+    {
+        // libzmq sums both sides for inproc: capacity = sender SNDHWM + receiver RCVHWM, 0 on either meaning no limit.
+        var bindPipe = new Pipe(
+            binder,
+            SumHwm(binder.Options.SendHwm, connector.Options.ReceiveHwm),
+            binder.Options.ReceiveHwm,
+            fromConnect: false,
+            outbound: connectPipe.Inbound,
+            inbound: connectPipe.Outbound)
+        {
+            PeerIdentity = connector.Options.RoutingId.ToArray(),
+            PeerSignal = connector.Signal,
+            Peer = connectPipe,
+            InprocName = name,
+        };
+
+        connectPipe.SendHwm = SumHwm(connector.Options.SendHwm, binder.Options.ReceiveHwm);
+        connectPipe.PeerIdentity = binder.Options.RoutingId.ToArray();
+        connectPipe.Peer = bindPipe;
+        connectPipe.PeerSignal = binder.Signal;
+
+        binder.Enqueue(bindPipe, PipeEventKind.Attached);
+        binder.Enqueue(bindPipe, PipeEventKind.Connected);
+        connector.Enqueue(connectPipe, PipeEventKind.Connected);
+    }
+
+    private static int SumHwm(int a, int b) => a == 0 || b == 0 ? 0 : (int)Math.Min((long)a + b, int.MaxValue);
+}

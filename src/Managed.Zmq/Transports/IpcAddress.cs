@@ -1,0 +1,53 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// <c>ipc://path</c> over a real Unix-domain socket, so libzmq processes on the same host can talk
+/// to us: absolute and relative paths, <c>@name</c> for Linux's abstract namespace, and <c>*</c> for a
+/// generated path.
+/// </summary>
+internal sealed class IpcAddress : TransportAddress
+{
+    public string Path { get; private init; } = string.Empty;
+
+    public override AddressFamily AddressFamily => AddressFamily.Unix;
+
+    public override ProtocolType ProtocolType => ProtocolType.Unspecified;
+
+    public bool IsAbstract => Path.StartsWith('@');
+
+    public static int TryParse(string original, string rest, bool forBind, out IpcAddress? address)
+    {
+        address = null;
+        if (rest.Length == 0)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        string path = rest;
+        if (rest == "*")
+        {
+            if (!forBind)
+            {
+                return ZmqConstants.EINVAL;
+            }
+
+            path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "managed-zmq-" + Guid.NewGuid().ToString("N")[..12]);
+        }
+
+        address = new IpcAddress { Original = original, Path = path };
+        return 0;
+    }
+
+    public EndPoint EndPoint => IsAbstract
+        ? new UnixDomainSocketEndPoint("\0" + Path[1..])
+        : new UnixDomainSocketEndPoint(Path);
+
+    public override ValueTask<EndPoint> ResolveAsync(CancellationToken cancellationToken) => ValueTask.FromResult(EndPoint);
+
+    public override EndPoint GetBindEndPoint() => EndPoint;
+
+    public override string FormatBound(EndPoint boundEndPoint) => "ipc://" + Path;
+}

@@ -1,0 +1,23 @@
+using Managed.Zmq.Core;
+using Managed.Zmq.Engine;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>Closes a connection the LINGER way: now, when drained, or when drained but at most N ms.</summary>
+internal static class Lingerer
+{
+    public static void CloseConnection(Context context, ZmtpConnection connection, int lingerMilliseconds)
+    {
+        if (lingerMilliseconds == 0)
+        {
+            ((IPipeEngine)connection).Close();
+            return;
+        }
+
+        connection.CloseWhenDrained();
+        if (lingerMilliseconds > 0)
+        {
+            connection.LingerTimer = new Timer(static s => ((IPipeEngine)s!).Close(), connection, lingerMilliseconds, Timeout.Infinite);
+        }
+    }
+}

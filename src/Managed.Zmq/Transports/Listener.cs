@@ -1,0 +1,152 @@
+using System.Net.Sockets;
+using Managed.Zmq.Core;
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Engine;
+using Managed.Zmq.Threading;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// A bound tcp:// or ipc:// endpoint: accepts connections on its I/O thread and hands each to the
+/// next I/O thread (round-robin) to run its ZMTP engine.
+/// </summary>
+internal sealed class Listener : IEndpointHandle
+{
+    private readonly SocketCore _socket;
+    private readonly TransportAddress _address;
+    private readonly System.Net.Sockets.Socket _listenSocket;
+    private readonly IoThread _ioThread;
+    private volatile bool _stopped;
+
+    private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
+    {
+        _socket = socket;
+        _address = address;
+        _listenSocket = listenSocket;
+        _ioThread = ioThread;
+        ResolvedAddress = resolved;
+    }
+
+    public string Address => _address.Original;
+
+    public string ResolvedAddress { get; }
+
+    public bool IsBound => true;
+
+    /// <summary>The listening socket's OS handle, for monitor event values.</summary>
+    public int Handle => (int)_listenSocket.Handle;
+
+    /// <summary>Binds and listens synchronously (Bind reports EADDRINUSE at once); returns 0 or an errno.</summary>
+    public static int TryStart(SocketCore socket, TransportAddress address, out Listener? listener)
+    {
+        listener = null;
+        var options = socket.Options;
+        System.Net.Sockets.Socket? listenSocket = null;
+        try
+        {
+            var endPoint = address.GetBindEndPoint();
+            listenSocket = address.CreateSocket(endPoint.AddressFamily);
+            if (address is IpcAddress ipc && !ipc.IsAbstract)
+            {
+                // A stale file from a dead process must not block a new bind (libzmq replaces it).
+                TryDeleteFile(ipc.Path);
+            }
+
+            if (endPoint.AddressFamily == AddressFamily.InterNetworkV6)
+            {
+                listenSocket.DualMode = options.Ipv6;
+            }
+
+            if (address is TcpAddress)
+            {
+                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
+                listenSocket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+            }
+
+            listenSocket.Bind(endPoint);
+            listenSocket.Listen(Math.Max(1, options.Backlog));
+            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved);
+            listener._ioThread.Schedule(static s => _ = ((Listener)s!).AcceptLoopAsync(), listener);
+            return 0;
+        }
+        catch (SocketException ex)
+        {
+            listenSocket?.Dispose();
+            return ex.SocketErrorCode switch
+            {
+                SocketError.AddressAlreadyInUse => ZmqConstants.EADDRINUSE,
+                SocketError.AddressNotAvailable => ZmqConstants.EADDRNOTAVAIL,
+                SocketError.AccessDenied => ZmqConstants.EACCES,
+                _ => ZmqConstants.EINVAL,
+            };
+        }
+    }
+
+    private async Task AcceptLoopAsync()
+    {
+        while (!_stopped)
+        {
+            System.Net.Sockets.Socket accepted;
+            try
+            {
+                accepted = await _listenSocket.AcceptAsync().ConfigureAwait(true);
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+            {
+                if (_stopped)
+                {
+                    return;
+                }
+
+                _socket.Monitor.Emit(SocketMonitor.AcceptFailed, ex is SocketException se ? (int)se.SocketErrorCode : ZmqConstants.ENOTSOCK, ResolvedAddress);
+                continue;
+            }
+
+            if (_stopped || _socket.IsClosed)
+            {
+                accepted.Dispose();
+                return;
+            }
+
+            SocketTuning.Apply(accepted, _socket.Options);
+
+            _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
+            var ioThread = _socket.Context.NextIoThread();
+            var connection = new ZmtpConnection(_socket, new SocketByteTransport(accepted), ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
+            ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
+        }
+    }
+
+    public void Stop(int lingerMilliseconds)
+    {
+        if (_stopped)
+        {
+            return;
+        }
+
+        _stopped = true;
+        int handle = Handle;
+        _listenSocket.Dispose();
+        _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
+        if (_address is IpcAddress ipc && !ipc.IsAbstract)
+        {
+            // libzmq removes the socket file on unbind and close.
+            TryDeleteFile(ipc.Path);
+        }
+    }
+
+    private static void TryDeleteFile(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+    }
+}

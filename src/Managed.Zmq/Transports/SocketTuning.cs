@@ -1,0 +1,77 @@
+using System.Net.Sockets;
+using Managed.Zmq.Core.Options;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// Applies the socket options that shape an OS socket (API §8.5): buffer sizes, TOS, TCP keep-alive
+/// through the portable <see cref="SocketOptionName"/> values only (USER-PAIN: NetMQ's IOControl
+/// keep-alive crashed on Linux), and TCP_NODELAY, always on: batching is ours to do, not Nagle's.
+/// </summary>
+internal static class SocketTuning
+{
+    public static void Apply(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        if (options.SendBufferSize >= 0)
+        {
+            socket.SendBufferSize = Math.Max(1, options.SendBufferSize);
+        }
+
+        if (options.ReceiveBufferSize >= 0)
+        {
+            socket.ReceiveBufferSize = Math.Max(1, options.ReceiveBufferSize);
+        }
+
+        if (socket.AddressFamily == AddressFamily.Unix)
+        {
+            return;
+        }
+
+        socket.NoDelay = true;
+        TrySet(() =>
+        {
+            if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetwork)
+            {
+                socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, options.TypeOfService);
+            }
+        });
+
+        if (options.TcpKeepalive >= 0)
+        {
+            TrySet(() => socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, options.TcpKeepalive == 1));
+        }
+
+        if (options.TcpKeepalive == 1)
+        {
+            if (options.TcpKeepaliveIdle > 0)
+            {
+                TrySet(() => socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, options.TcpKeepaliveIdle));
+            }
+
+            if (options.TcpKeepaliveInterval > 0)
+            {
+                TrySet(() => socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, options.TcpKeepaliveInterval));
+            }
+
+            if (options.TcpKeepaliveCount > 0)
+            {
+                TrySet(() => socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, options.TcpKeepaliveCount));
+            }
+        }
+    }
+
+    private static void TrySet(Action apply)
+    {
+        try
+        {
+            apply();
+        }
+        catch (SocketException)
+        {
+            // Best effort, as libzmq: an OS that refuses an option does not fail the connection.
+        }
+        catch (PlatformNotSupportedException)
+        {
+        }
+    }
+}

@@ -1,0 +1,170 @@
+using System.Globalization;
+using System.Net;
+using System.Net.NetworkInformation;
+using System.Net.Sockets;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// <c>tcp://host:port</c> as libzmq takes it: <c>*</c> for every interface, IPv4 and bracketed IPv6
+/// literals, interface names and host names; port <c>*</c> or 0 for an ephemeral port.
+/// </summary>
+internal sealed class TcpAddress : TransportAddress
+{
+    private IPAddress? _literal;
+
+    public string Host { get; private init; } = string.Empty;
+
+    public int Port { get; private init; }
+
+    public bool Ipv6 { get; private init; }
+
+    public override AddressFamily AddressFamily => _literal?.AddressFamily ?? (Ipv6 ? AddressFamily.InterNetworkV6 : AddressFamily.InterNetwork);
+
+    public override ProtocolType ProtocolType => ProtocolType.Tcp;
+
+    /// <summary>Parses the part after <c>tcp://</c>; returns 0 or an errno (EINVAL, ENODEV).</summary>
+    public static int TryParse(string original, string rest, bool forBind, bool ipv6, out TcpAddress? address)
+    {
+        address = null;
+
+        // An optional source address for connects: tcp://src;host:port. We accept it and use the target.
+        int semicolon = rest.IndexOf(';');
+        if (!forBind && semicolon >= 0)
+        {
+            rest = rest[(semicolon + 1)..];
+        }
+
+        int colon = rest.LastIndexOf(':');
+        if (colon <= 0 || colon == rest.Length - 1)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        string host = rest[..colon];
+        string portText = rest[(colon + 1)..];
+        int port;
+        if (portText == "*")
+        {
+            if (!forBind)
+            {
+                return ZmqConstants.EINVAL;
+            }
+
+            port = 0;
+        }
+        else if (!int.TryParse(portText, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > 65535 || (!forBind && port == 0))
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        if (host.StartsWith('[') && host.EndsWith(']'))
+        {
+            host = host[1..^1];
+        }
+
+        if (host.Length == 0)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        IPAddress? literal = null;
+        if (host == "*")
+        {
+            if (!forBind)
+            {
+                return ZmqConstants.EINVAL;
+            }
+
+            literal = ipv6 ? IPAddress.IPv6Any : IPAddress.Any;
+        }
+        else if (IPAddress.TryParse(host, out var parsed))
+        {
+            if (parsed.AddressFamily == AddressFamily.InterNetworkV6 && !ipv6 && forBind)
+            {
+                // libzmq needs ZMQ_IPV6 before an IPv6 literal can be bound.
+                return ZmqConstants.EINVAL;
+            }
+
+            literal = parsed;
+        }
+        else if (forBind)
+        {
+            literal = ResolveInterfaceOrHost(host, ipv6, out int error);
+            if (literal is null)
+            {
+                return error;
+            }
+        }
+
+        address = new TcpAddress { Original = original, Host = host, Port = port, Ipv6 = ipv6, _literal = literal };
+        return 0;
+    }
+
+    private static IPAddress? ResolveInterfaceOrHost(string host, bool ipv6, out int error)
+    {
+        error = 0;
+        foreach (var nic in NetworkInterface.GetAllNetworkInterfaces())
+        {
+            if (nic.Name != host)
+            {
+                continue;
+            }
+
+            foreach (var unicast in nic.GetIPProperties().UnicastAddresses)
+            {
+                if (unicast.Address.AddressFamily == AddressFamily.InterNetwork
+                    || (ipv6 && unicast.Address.AddressFamily == AddressFamily.InterNetworkV6))
+                {
+                    return unicast.Address;
+                }
+            }
+        }
+
+        try
+        {
+            foreach (var candidate in Dns.GetHostAddresses(host))
+            {
+                if (candidate.AddressFamily == AddressFamily.InterNetwork || (ipv6 && candidate.AddressFamily == AddressFamily.InterNetworkV6))
+                {
+                    return candidate;
+                }
+            }
+        }
+        catch (SocketException)
+        {
+        }
+
+        error = ZmqConstants.ENODEV;
+        return null;
+    }
+
+    public override async ValueTask<EndPoint> ResolveAsync(CancellationToken cancellationToken)
+    {
+        if (_literal is not null)
+        {
+            return new IPEndPoint(_literal, Port);
+        }
+
+        var addresses = await Dns.GetHostAddressesAsync(Host, cancellationToken).ConfigureAwait(true);
+        foreach (var candidate in addresses)
+        {
+            if (candidate.AddressFamily == AddressFamily.InterNetwork || (Ipv6 && candidate.AddressFamily == AddressFamily.InterNetworkV6))
+            {
+                return new IPEndPoint(candidate, Port);
+            }
+        }
+
+        throw new SocketException((int)SocketError.HostNotFound);
+    }
+
+    public override EndPoint GetBindEndPoint() => new IPEndPoint(_literal!, Port);
+
+    public override string FormatBound(EndPoint boundEndPoint)
+    {
+        var ip = (IPEndPoint)boundEndPoint;
+        return ip.AddressFamily == AddressFamily.InterNetworkV6
+            ? $"tcp://[{ip.Address}]:{ip.Port.ToString(CultureInfo.InvariantCulture)}"
+            : $"tcp://{ip.Address}:{ip.Port.ToString(CultureInfo.InvariantCulture)}";
+    }
+}

@@ -1,0 +1,26 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>A parsed tcp:// or ipc:// endpoint, able to make the OS socket that serves it.</summary>
+internal abstract class TransportAddress
+{
+    /// <summary>The endpoint as given by the user.</summary>
+    public required string Original { get; init; }
+
+    public abstract AddressFamily AddressFamily { get; }
+
+    public abstract ProtocolType ProtocolType { get; }
+
+    /// <summary>Resolves to the OS endpoint (DNS for tcp connects; may be slow, so only on I/O threads).</summary>
+    public abstract ValueTask<EndPoint> ResolveAsync(CancellationToken cancellationToken);
+
+    /// <summary>The local endpoint to bind; binds resolve names when parsed, so this never blocks.</summary>
+    public abstract EndPoint GetBindEndPoint();
+
+    /// <summary>The <c>Last_Endpoint</c> text for a listener bound to <paramref name="boundEndPoint"/>.</summary>
+    public abstract string FormatBound(EndPoint boundEndPoint);
+
+    public System.Net.Sockets.Socket CreateSocket(AddressFamily family) => new(family, System.Net.Sockets.SocketType.Stream, ProtocolType);
+}

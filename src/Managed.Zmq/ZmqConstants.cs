@@ -1,0 +1,368 @@
+namespace Managed.Zmq;
+
+/// <summary>The numeric constants of the ZeroMQ C API, kept for code that works with raw values.</summary>
+/// <remarks>
+/// Error numbers are platform-independent (Linux values) except <see cref="EAGAIN"/>, which follows the OS so that
+/// comparisons against <see cref="ZmqException.ErrorNumber"/> work everywhere.
+/// </remarks>
+public static class ZmqConstants
+{
+    /// <summary>Socket type PAIR.</summary>
+    public const int ZMQ_PAIR = 0;
+    /// <summary>Socket type PUB.</summary>
+    public const int ZMQ_PUB = 1;
+    /// <summary>Socket type SUB.</summary>
+    public const int ZMQ_SUB = 2;
+    /// <summary>Socket type REQ.</summary>
+    public const int ZMQ_REQ = 3;
+    /// <summary>Socket type REP.</summary>
+    public const int ZMQ_REP = 4;
+    /// <summary>Socket type DEALER.</summary>
+    public const int ZMQ_DEALER = 5;
+    /// <summary>Socket type ROUTER.</summary>
+    public const int ZMQ_ROUTER = 6;
+    /// <summary>Socket type PULL.</summary>
+    public const int ZMQ_PULL = 7;
+    /// <summary>Socket type PUSH.</summary>
+    public const int ZMQ_PUSH = 8;
+    /// <summary>Socket type XPUB.</summary>
+    public const int ZMQ_XPUB = 9;
+    /// <summary>Socket type XSUB.</summary>
+    public const int ZMQ_XSUB = 10;
+    /// <summary>Socket type STREAM.</summary>
+    public const int ZMQ_STREAM = 11;
+
+    /// <summary>Context option IO_THREADS.</summary>
+    public const int ZMQ_IO_THREADS = 1;
+    /// <summary>Context option MAX_SOCKETS.</summary>
+    public const int ZMQ_MAX_SOCKETS = 2;
+    /// <summary>Context option SOCKET_LIMIT.</summary>
+    public const int ZMQ_SOCKET_LIMIT = 3;
+    /// <summary>Context option THREAD_PRIORITY.</summary>
+    public const int ZMQ_THREAD_PRIORITY = 3;
+    /// <summary>Context option THREAD_SCHED_POLICY.</summary>
+    public const int ZMQ_THREAD_SCHED_POLICY = 4;
+    /// <summary>Context option MAX_MSGSZ.</summary>
+    public const int ZMQ_MAX_MSGSZ = 5;
+    /// <summary>Context option MSG_T_SIZE.</summary>
+    public const int ZMQ_MSG_T_SIZE = 6;
+    /// <summary>Context option THREAD_AFFINITY_CPU_ADD.</summary>
+    public const int ZMQ_THREAD_AFFINITY_CPU_ADD = 7;
+    /// <summary>Context option THREAD_AFFINITY_CPU_REMOVE.</summary>
+    public const int ZMQ_THREAD_AFFINITY_CPU_REMOVE = 8;
+    /// <summary>Context option THREAD_NAME_PREFIX.</summary>
+    public const int ZMQ_THREAD_NAME_PREFIX = 9;
+
+    /// <summary>Socket option AFFINITY.</summary>
+    public const int ZMQ_AFFINITY = 4;
+    /// <summary>Socket option ROUTING_ID.</summary>
+    public const int ZMQ_ROUTING_ID = 5;
+    /// <summary>Socket option SUBSCRIBE.</summary>
+    public const int ZMQ_SUBSCRIBE = 6;
+    /// <summary>Socket option UNSUBSCRIBE.</summary>
+    public const int ZMQ_UNSUBSCRIBE = 7;
+    /// <summary>Socket option RATE.</summary>
+    public const int ZMQ_RATE = 8;
+    /// <summary>Socket option RECOVERY_IVL.</summary>
+    public const int ZMQ_RECOVERY_IVL = 9;
+    /// <summary>Socket option SNDBUF.</summary>
+    public const int ZMQ_SNDBUF = 11;
+    /// <summary>Socket option RCVBUF.</summary>
+    public const int ZMQ_RCVBUF = 12;
+    /// <summary>Socket option RCVMORE.</summary>
+    public const int ZMQ_RCVMORE = 13;
+    /// <summary>Socket option FD.</summary>
+    public const int ZMQ_FD = 14;
+    /// <summary>Socket option EVENTS.</summary>
+    public const int ZMQ_EVENTS = 15;
+    /// <summary>Socket option TYPE.</summary>
+    public const int ZMQ_TYPE = 16;
+    /// <summary>Socket option LINGER.</summary>
+    public const int ZMQ_LINGER = 17;
+    /// <summary>Socket option RECONNECT_IVL.</summary>
+    public const int ZMQ_RECONNECT_IVL = 18;
+    /// <summary>Socket option BACKLOG.</summary>
+    public const int ZMQ_BACKLOG = 19;
+    /// <summary>Socket option RECONNECT_IVL_MAX.</summary>
+    public const int ZMQ_RECONNECT_IVL_MAX = 21;
+    /// <summary>Socket option MAXMSGSIZE.</summary>
+    public const int ZMQ_MAXMSGSIZE = 22;
+    /// <summary>Socket option SNDHWM.</summary>
+    public const int ZMQ_SNDHWM = 23;
+    /// <summary>Socket option RCVHWM.</summary>
+    public const int ZMQ_RCVHWM = 24;
+    /// <summary>Socket option MULTICAST_HOPS.</summary>
+    public const int ZMQ_MULTICAST_HOPS = 25;
+    /// <summary>Socket option RCVTIMEO.</summary>
+    public const int ZMQ_RCVTIMEO = 27;
+    /// <summary>Socket option SNDTIMEO.</summary>
+    public const int ZMQ_SNDTIMEO = 28;
+    /// <summary>Socket option LAST_ENDPOINT.</summary>
+    public const int ZMQ_LAST_ENDPOINT = 32;
+    /// <summary>Socket option ROUTER_MANDATORY.</summary>
+    public const int ZMQ_ROUTER_MANDATORY = 33;
+    /// <summary>Socket option TCP_KEEPALIVE.</summary>
+    public const int ZMQ_TCP_KEEPALIVE = 34;
+    /// <summary>Socket option TCP_KEEPALIVE_CNT.</summary>
+    public const int ZMQ_TCP_KEEPALIVE_CNT = 35;
+    /// <summary>Socket option TCP_KEEPALIVE_IDLE.</summary>
+    public const int ZMQ_TCP_KEEPALIVE_IDLE = 36;
+    /// <summary>Socket option TCP_KEEPALIVE_INTVL.</summary>
+    public const int ZMQ_TCP_KEEPALIVE_INTVL = 37;
+    /// <summary>Socket option IMMEDIATE.</summary>
+    public const int ZMQ_IMMEDIATE = 39;
+    /// <summary>Socket option XPUB_VERBOSE.</summary>
+    public const int ZMQ_XPUB_VERBOSE = 40;
+    /// <summary>Socket option ROUTER_RAW.</summary>
+    public const int ZMQ_ROUTER_RAW = 41;
+    /// <summary>Socket option IPV6.</summary>
+    public const int ZMQ_IPV6 = 42;
+    /// <summary>Socket option MECHANISM.</summary>
+    public const int ZMQ_MECHANISM = 43;
+    /// <summary>Socket option PLAIN_SERVER.</summary>
+    public const int ZMQ_PLAIN_SERVER = 44;
+    /// <summary>Socket option PLAIN_USERNAME.</summary>
+    public const int ZMQ_PLAIN_USERNAME = 45;
+    /// <summary>Socket option PLAIN_PASSWORD.</summary>
+    public const int ZMQ_PLAIN_PASSWORD = 46;
+    /// <summary>Socket option CURVE_SERVER.</summary>
+    public const int ZMQ_CURVE_SERVER = 47;
+    /// <summary>Socket option CURVE_PUBLICKEY.</summary>
+    public const int ZMQ_CURVE_PUBLICKEY = 48;
+    /// <summary>Socket option CURVE_SECRETKEY.</summary>
+    public const int ZMQ_CURVE_SECRETKEY = 49;
+    /// <summary>Socket option CURVE_SERVERKEY.</summary>
+    public const int ZMQ_CURVE_SERVERKEY = 50;
+    /// <summary>Socket option PROBE_ROUTER.</summary>
+    public const int ZMQ_PROBE_ROUTER = 51;
+    /// <summary>Socket option REQ_CORRELATE.</summary>
+    public const int ZMQ_REQ_CORRELATE = 52;
+    /// <summary>Socket option REQ_RELAXED.</summary>
+    public const int ZMQ_REQ_RELAXED = 53;
+    /// <summary>Socket option CONFLATE.</summary>
+    public const int ZMQ_CONFLATE = 54;
+    /// <summary>Socket option ZAP_DOMAIN.</summary>
+    public const int ZMQ_ZAP_DOMAIN = 55;
+    /// <summary>Socket option ROUTER_HANDOVER.</summary>
+    public const int ZMQ_ROUTER_HANDOVER = 56;
+    /// <summary>Socket option TOS.</summary>
+    public const int ZMQ_TOS = 57;
+    /// <summary>Socket option CONNECT_ROUTING_ID.</summary>
+    public const int ZMQ_CONNECT_ROUTING_ID = 61;
+    /// <summary>Socket option GSSAPI_SERVER.</summary>
+    public const int ZMQ_GSSAPI_SERVER = 62;
+    /// <summary>Socket option GSSAPI_PRINCIPAL.</summary>
+    public const int ZMQ_GSSAPI_PRINCIPAL = 63;
+    /// <summary>Socket option GSSAPI_SERVICE_PRINCIPAL.</summary>
+    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL = 64;
+    /// <summary>Socket option GSSAPI_PLAINTEXT.</summary>
+    public const int ZMQ_GSSAPI_PLAINTEXT = 65;
+    /// <summary>Socket option HANDSHAKE_IVL.</summary>
+    public const int ZMQ_HANDSHAKE_IVL = 66;
+    /// <summary>Socket option SOCKS_PROXY.</summary>
+    public const int ZMQ_SOCKS_PROXY = 68;
+    /// <summary>Socket option XPUB_NODROP.</summary>
+    public const int ZMQ_XPUB_NODROP = 69;
+    /// <summary>Socket option BLOCKY.</summary>
+    public const int ZMQ_BLOCKY = 70;
+    /// <summary>Socket option XPUB_MANUAL.</summary>
+    public const int ZMQ_XPUB_MANUAL = 71;
+    /// <summary>Socket option XPUB_WELCOME_MSG.</summary>
+    public const int ZMQ_XPUB_WELCOME_MSG = 72;
+    /// <summary>Socket option STREAM_NOTIFY.</summary>
+    public const int ZMQ_STREAM_NOTIFY = 73;
+    /// <summary>Socket option INVERT_MATCHING.</summary>
+    public const int ZMQ_INVERT_MATCHING = 74;
+    /// <summary>Socket option HEARTBEAT_IVL.</summary>
+    public const int ZMQ_HEARTBEAT_IVL = 75;
+    /// <summary>Socket option HEARTBEAT_TTL.</summary>
+    public const int ZMQ_HEARTBEAT_TTL = 76;
+    /// <summary>Socket option HEARTBEAT_TIMEOUT.</summary>
+    public const int ZMQ_HEARTBEAT_TIMEOUT = 77;
+    /// <summary>Socket option XPUB_VERBOSER.</summary>
+    public const int ZMQ_XPUB_VERBOSER = 78;
+    /// <summary>Socket option CONNECT_TIMEOUT.</summary>
+    public const int ZMQ_CONNECT_TIMEOUT = 79;
+    /// <summary>Socket option TCP_MAXRT.</summary>
+    public const int ZMQ_TCP_MAXRT = 80;
+    /// <summary>Socket option THREAD_SAFE.</summary>
+    public const int ZMQ_THREAD_SAFE = 81;
+    /// <summary>Socket option MULTICAST_MAXTPDU.</summary>
+    public const int ZMQ_MULTICAST_MAXTPDU = 84;
+    /// <summary>Socket option VMCI_BUFFER_SIZE.</summary>
+    public const int ZMQ_VMCI_BUFFER_SIZE = 85;
+    /// <summary>Socket option VMCI_BUFFER_MIN_SIZE.</summary>
+    public const int ZMQ_VMCI_BUFFER_MIN_SIZE = 86;
+    /// <summary>Socket option VMCI_BUFFER_MAX_SIZE.</summary>
+    public const int ZMQ_VMCI_BUFFER_MAX_SIZE = 87;
+    /// <summary>Socket option VMCI_CONNECT_TIMEOUT.</summary>
+    public const int ZMQ_VMCI_CONNECT_TIMEOUT = 88;
+    /// <summary>Socket option USE_FD.</summary>
+    public const int ZMQ_USE_FD = 89;
+    /// <summary>Socket option GSSAPI_PRINCIPAL_NAMETYPE.</summary>
+    public const int ZMQ_GSSAPI_PRINCIPAL_NAMETYPE = 90;
+    /// <summary>Socket option GSSAPI_SERVICE_PRINCIPAL_NAMETYPE.</summary>
+    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE = 91;
+    /// <summary>Socket option BINDTODEVICE.</summary>
+    public const int ZMQ_BINDTODEVICE = 92;
+
+    /// <summary>Send/receive flag DONTWAIT.</summary>
+    public const int ZMQ_DONTWAIT = 1;
+    /// <summary>Send/receive flag SNDMORE.</summary>
+    public const int ZMQ_SNDMORE = 2;
+    /// <summary>Poll event POLLIN.</summary>
+    public const int ZMQ_POLLIN = 1;
+    /// <summary>Poll event POLLOUT.</summary>
+    public const int ZMQ_POLLOUT = 2;
+    /// <summary>Poll event POLLERR.</summary>
+    public const int ZMQ_POLLERR = 4;
+    /// <summary>Poll event POLLPRI.</summary>
+    public const int ZMQ_POLLPRI = 8;
+    /// <summary>Message property MORE.</summary>
+    public const int ZMQ_MORE = 1;
+    /// <summary>Message property SHARED.</summary>
+    public const int ZMQ_SHARED = 3;
+    /// <summary>Security mechanism NULL.</summary>
+    public const int ZMQ_NULL = 0;
+    /// <summary>Security mechanism PLAIN.</summary>
+    public const int ZMQ_PLAIN = 1;
+    /// <summary>Security mechanism CURVE.</summary>
+    public const int ZMQ_CURVE = 2;
+    /// <summary>Security mechanism GSSAPI.</summary>
+    public const int ZMQ_GSSAPI = 3;
+
+    /// <summary>Error number for "would block": 35 on macOS, 11 elsewhere, as the OS defines EAGAIN.</summary>
+    public static readonly int EAGAIN = OperatingSystem.IsMacOS() ? 35 : 11;
+    /// <summary>Error number ENOTSUP.</summary>
+    public const int ENOTSUP = 95;
+    /// <summary>Error number EPROTONOSUPPORT.</summary>
+    public const int EPROTONOSUPPORT = 93;
+    /// <summary>Error number ENOBUFS.</summary>
+    public const int ENOBUFS = 105;
+    /// <summary>Error number ENETDOWN.</summary>
+    public const int ENETDOWN = 100;
+    /// <summary>Error number EADDRINUSE.</summary>
+    public const int EADDRINUSE = 98;
+    /// <summary>Error number EADDRNOTAVAIL.</summary>
+    public const int EADDRNOTAVAIL = 99;
+    /// <summary>Error number ECONNREFUSED.</summary>
+    public const int ECONNREFUSED = 111;
+    /// <summary>Error number EINPROGRESS.</summary>
+    public const int EINPROGRESS = 115;
+    /// <summary>Error number ENOTSOCK.</summary>
+    public const int ENOTSOCK = 88;
+    /// <summary>Error number EMSGSIZE.</summary>
+    public const int EMSGSIZE = 90;
+    /// <summary>Error number EAFNOSUPPORT.</summary>
+    public const int EAFNOSUPPORT = 97;
+    /// <summary>Error number ENETUNREACH.</summary>
+    public const int ENETUNREACH = 101;
+    /// <summary>Error number ECONNABORTED.</summary>
+    public const int ECONNABORTED = 103;
+    /// <summary>Error number ECONNRESET.</summary>
+    public const int ECONNRESET = 104;
+    /// <summary>Error number ENOTCONN.</summary>
+    public const int ENOTCONN = 107;
+    /// <summary>Error number ETIMEDOUT.</summary>
+    public const int ETIMEDOUT = 110;
+    /// <summary>Error number EHOSTUNREACH.</summary>
+    public const int EHOSTUNREACH = 113;
+    /// <summary>Error number ENETRESET.</summary>
+    public const int ENETRESET = 102;
+    /// <summary>Base of the ZeroMQ-specific error numbers.</summary>
+    public const int ZMQ_HAUSNUMERO = 156384712;
+    /// <summary>Error number ETERM.</summary>
+    public const int ETERM = ZMQ_HAUSNUMERO + 53;
+    /// <summary>Error number ENOENT.</summary>
+    public const int ENOENT = 2;
+    /// <summary>Error number EINTR.</summary>
+    public const int EINTR = 4;
+    /// <summary>Error number EACCES.</summary>
+    public const int EACCES = 13;
+    /// <summary>Error number EFAULT.</summary>
+    public const int EFAULT = 14;
+    /// <summary>Error number EINVAL.</summary>
+    public const int EINVAL = 22;
+    /// <summary>Error number EMFILE.</summary>
+    public const int EMFILE = 24;
+    /// <summary>Error number EBUFFERSMALL.</summary>
+    public const int EBUFFERSMALL = ZMQ_HAUSNUMERO + 100;
+    /// <summary>Error number ESIZEMISMATCH.</summary>
+    public const int ESIZEMISMATCH = ZMQ_HAUSNUMERO + 101;
+    /// <summary>Error number EFSM.</summary>
+    public const int EFSM = ZMQ_HAUSNUMERO + 51;
+    /// <summary>Error number ENOCOMPATPROTO.</summary>
+    public const int ENOCOMPATPROTO = ZMQ_HAUSNUMERO + 52;
+    /// <summary>Error number EMTHREAD.</summary>
+    public const int EMTHREAD = ZMQ_HAUSNUMERO + 54;
+    /// <summary>Error number ENODEV.</summary>
+    public const int ENODEV = 19;
+
+    /// <summary>Monitor event mask bit CONNECTED.</summary>
+    public const int ZMQ_EVENT_CONNECTED = 1;
+    /// <summary>Monitor event mask bit CONNECT_DELAYED.</summary>
+    public const int ZMQ_EVENT_CONNECT_DELAYED = 2;
+    /// <summary>Monitor event mask bit CONNECT_RETRIED.</summary>
+    public const int ZMQ_EVENT_CONNECT_RETRIED = 4;
+    /// <summary>Monitor event mask bit LISTENING.</summary>
+    public const int ZMQ_EVENT_LISTENING = 8;
+    /// <summary>Monitor event mask bit BIND_FAILED.</summary>
+    public const int ZMQ_EVENT_BIND_FAILED = 16;
+    /// <summary>Monitor event mask bit ACCEPTED.</summary>
+    public const int ZMQ_EVENT_ACCEPTED = 32;
+    /// <summary>Monitor event mask bit ACCEPT_FAILED.</summary>
+    public const int ZMQ_EVENT_ACCEPT_FAILED = 64;
+    /// <summary>Monitor event mask bit CLOSED.</summary>
+    public const int ZMQ_EVENT_CLOSED = 128;
+    /// <summary>Monitor event mask bit CLOSE_FAILED.</summary>
+    public const int ZMQ_EVENT_CLOSE_FAILED = 256;
+    /// <summary>Monitor event mask bit DISCONNECTED.</summary>
+    public const int ZMQ_EVENT_DISCONNECTED = 512;
+    /// <summary>Monitor event mask bit MONITOR_STOPPED.</summary>
+    public const int ZMQ_EVENT_MONITOR_STOPPED = 1024;
+    /// <summary>Monitor mask selecting every event.</summary>
+    public const int ZMQ_EVENT_ALL = 0xFFFF;
+
+    /// <summary>Monitor value for the handshake failure ZMTP_UNSPECIFIED.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED = 0x10000000;
+    /// <summary>Monitor value for the handshake failure ZMTP_UNEXPECTED_COMMAND.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND = 0x10000001;
+    /// <summary>Monitor value for the handshake failure ZMTP_INVALID_SEQUENCE.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE = 0x10000002;
+    /// <summary>Monitor value for the handshake failure ZMTP_KEY_EXCHANGE.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE = 0x10000003;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_UNSPECIFIED.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_UNSPECIFIED = 0x10000011;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_MESSAGE.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_MESSAGE = 0x10000012;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_HELLO.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO = 0x10000013;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_INITIATE.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_INITIATE = 0x10000014;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_ERROR.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_ERROR = 0x10000015;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_READY.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_READY = 0x10000016;
+    /// <summary>Monitor value for the handshake failure ZMTP_MALFORMED_COMMAND_WELCOME.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_WELCOME = 0x10000017;
+    /// <summary>Monitor value for the handshake failure ZMTP_INVALID_METADATA.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA = 0x10000018;
+    /// <summary>Monitor value for the handshake failure ZMTP_CRYPTOGRAPHIC.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC = 0x11000001;
+    /// <summary>Monitor value for the handshake failure ZMTP_MECHANISM_MISMATCH.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH = 0x11000002;
+    /// <summary>Monitor value for the handshake failure ZAP_UNSPECIFIED.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_UNSPECIFIED = 0x20000000;
+    /// <summary>Monitor value for the handshake failure ZAP_MALFORMED_REPLY.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_MALFORMED_REPLY = 0x20000001;
+    /// <summary>Monitor value for the handshake failure ZAP_BAD_REQUEST_ID.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_BAD_REQUEST_ID = 0x20000002;
+    /// <summary>Monitor value for the handshake failure ZAP_BAD_VERSION.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_BAD_VERSION = 0x20000003;
+    /// <summary>Monitor value for the handshake failure ZAP_INVALID_STATUS_CODE.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_INVALID_STATUS_CODE = 0x20000004;
+    /// <summary>Monitor value for the handshake failure ZAP_INVALID_METADATA.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_ZAP_INVALID_METADATA = 0x20000005;
+    /// <summary>Monitor value for the handshake failure WS_UNSPECIFIED.</summary>
+    public const int ZMQ_PROTOCOL_ERROR_WS_UNSPECIFIED = 0x30000000;
+}
