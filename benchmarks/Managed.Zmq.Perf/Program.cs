@@ -1,9 +1,44 @@
 namespace Managed.Zmq.Perf;
 
+/// <summary>
+/// Managed.Zmq perf CLI. With no arguments it runs <see cref="SelfBenchmark"/>; otherwise
+/// the first argument selects a mode that behaves like the libzmq perf tool of that name.
+/// </summary>
 internal static class Program
 {
     private static int Main(string[] args)
     {
-        return 0;
+        if (args.Length == 0)
+        {
+            return SelfBenchmark.Run();
+        }
+
+        ReadOnlySpan<string> rest = args.AsSpan(1);
+        try
+        {
+            return args[0] switch
+            {
+                LocalThroughput.Name => LocalThroughput.Run(rest),
+                RemoteThroughput.Name => RemoteThroughput.Run(rest),
+                LocalLatency.Name => LocalLatency.Run(rest),
+                RemoteLatency.Name => RemoteLatency.Run(rest),
+                _ => Usage(),
+            };
+        }
+        catch (ZmqException ex)
+        {
+            Console.Error.WriteLine($"error in {args[0]}: {ex.Message}");
+            return 1;
+        }
+    }
+
+    private static int Usage()
+    {
+        Console.WriteLine("usage: Managed.Zmq.Perf                      (self-benchmark, tcp loopback)");
+        Console.WriteLine("       Managed.Zmq.Perf local_thr <bind-to> <message-size> <message-count>");
+        Console.WriteLine("       Managed.Zmq.Perf remote_thr <connect-to> <message-size> <message-count>");
+        Console.WriteLine("       Managed.Zmq.Perf local_lat <bind-to> <message-size> <roundtrip-count>");
+        Console.WriteLine("       Managed.Zmq.Perf remote_lat <connect-to> <message-size> <roundtrip-count>");
+        return 1;
     }
 }

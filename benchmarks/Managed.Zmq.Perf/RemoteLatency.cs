@@ -1,0 +1,46 @@
+namespace Managed.Zmq.Perf;
+
+/// <summary>
+/// <c>remote_lat &lt;connect-to&gt; &lt;message-size&gt; &lt;roundtrip-count&gt;</c>: REQ connects and
+/// times the roundtrips. As in libzmq the clock starts right after Connect, and the result
+/// is one-way latency: elapsed / (2 * roundtrip-count).
+/// </summary>
+internal static class RemoteLatency
+{
+    public const string Name = "remote_lat";
+
+    public static int Run(ReadOnlySpan<string> args)
+    {
+        if (!PerfArguments.TryParse(Name, "connect-to", "roundtrip-count", args, out PerfArguments a))
+        {
+            return 1;
+        }
+
+        if (a.Count < 1)
+        {
+            Console.Error.WriteLine("roundtrip-count must be at least 1");
+            return 1;
+        }
+
+        using var context = new Context();
+        using var req = new Socket(context, SocketType.Req);
+        req.Connect(a.Endpoint);
+
+        byte[] buffer = new byte[a.MessageSize + 1];
+        ReadOnlySpan<byte> request = buffer.AsSpan(0, a.MessageSize);
+
+        long start = PerfClock.Start();
+        for (int i = 0; i != a.Count; i++)
+        {
+            req.Send(request, SendFlags.None);
+            if (req.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
+            {
+                return LocalThroughput.IncorrectSize();
+            }
+        }
+
+        long elapsed = PerfClock.ElapsedMicroseconds(start);
+        PerfReport.PrintLatency(a.MessageSize, a.Count, PerfReport.Latency(a.Count, elapsed));
+        return 0;
+    }
+}
