@@ -13,6 +13,11 @@ internal sealed partial class SocketCore
     /// </summary>
     public SendStatus Send(ReadOnlySpan<byte> frame, bool more, bool dontWait)
     {
+        if (_closed)
+        {
+            return SendStatus.Closed;
+        }
+
         ProcessEvents();
         if (_terminated)
         {
@@ -82,6 +87,11 @@ internal sealed partial class SocketCore
     public RecvStatus Recv<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct
     {
+        if (_closed)
+        {
+            return RecvStatus.Closed;
+        }
+
         ProcessEvents();
         if (_terminated)
         {

@@ -22,6 +22,9 @@ internal sealed class Sub : Pattern
     private readonly List<Pipe> _targets = [];
     private bool _sending;
 
+    /// <summary>XSUB send: the rest of a message that is not forwarded (a redundant cancel).</summary>
+    private bool _dropping;
+
     /// <summary>SUB receive: true between frames of a message that passed the filter.</summary>
     private bool _inMessage;
 
@@ -103,18 +106,26 @@ internal sealed class Sub : Pattern
             return SendStatus.NotSupported;
         }
 
+        if (_dropping)
+        {
+            _dropping = more;
+            return SendStatus.Sent;
+        }
+
         if (!_sending)
         {
             if (frame.Length > 0 && (frame[0] == 1 || frame[0] == 0))
             {
                 // Remember it so it is re-sent after a reconnect; it still goes out as a plain message (L12).
+                // Like SUB, every subscribe goes out but a cancel only when its last reference goes.
                 if (frame[0] == 1)
                 {
                     _subscriptions.Add(frame[1..]);
                 }
-                else
+                else if (!_subscriptions.Remove(frame[1..]))
                 {
-                    _subscriptions.Remove(frame[1..]);
+                    _dropping = more;
+                    return SendStatus.Sent;
                 }
             }
 
