@@ -127,19 +127,9 @@ public sealed partial class Socket
 
     private void ConnectInproc(string endpoint, string name)
     {
-        _core.ProcessEvents();
-        var pipe = _core.CreatePipe(fromConnect: true);
-        pipe.InprocName = name;
-        if (_core.Options.TakeConnectRoutingId() is { } routingId)
-        {
-            pipe.RoutingId = routingId;
-        }
-
-        // libzmq 4.x: an inproc connect before the bind is allowed; the pipe exists and queues meanwhile.
-        _core.AttachToPattern(pipe);
+        var pipe = _core.ConnectInproc(name);
         _core.AddEndpoint(new InprocEndpoint(endpoint, bound: false, pipe));
         _core.LastEndpoint = endpoint;
-        _core.Context.Inproc.Connect(name, _core, pipe);
     }
 
     private static bool TryGetInprocName(string endpoint, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? name)

@@ -182,6 +182,23 @@ internal sealed partial class SocketCore
         }
     }
 
+    /// <summary>Connects to an inproc name (before or after its bind); returns the new pipe. User thread.</summary>
+    public Pipe ConnectInproc(string name)
+    {
+        ProcessEvents();
+        var pipe = CreatePipe(fromConnect: true);
+        pipe.InprocName = name;
+        if (Options.TakeConnectRoutingId() is { } routingId)
+        {
+            pipe.RoutingId = routingId;
+        }
+
+        // libzmq 4.x: an inproc connect before the bind is allowed; the pipe exists and queues meanwhile.
+        AttachToPattern(pipe);
+        Context.Inproc.Connect(name, this, pipe);
+        return pipe;
+    }
+
     /// <summary>All pipes currently known to the pattern (user thread).</summary>
     public IEnumerable<Pipe> PatternPipes => _patternPipes.Keys;
 

@@ -106,13 +106,21 @@ internal sealed class SocketMonitor
 
     public void ReportHandshakeFailed(string endpoint, HandshakeResult result, DisconnectReason reason)
     {
+        if (result.MechanismError is { } error)
+        {
+            // The mechanism knows what libzmq reports (and when it reports nothing).
+            if (!error.IsSilent)
+            {
+                Emit(error.Event, error.Value, endpoint);
+            }
+
+            return;
+        }
+
         switch (result.Outcome)
         {
             case HandshakeOutcome.ProtocolError or HandshakeOutcome.IncompatibleSocketType or HandshakeOutcome.UnsupportedVersion:
                 Emit(HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ProtocolErrors.ZmtpUnspecified, endpoint);
-                break;
-            case HandshakeOutcome.PeerError when int.TryParse(result.PeerErrorReason, out int status) && status is 300 or 400 or 500:
-                Emit(HandshakeFailedAuth, status, endpoint);
                 break;
             default:
                 Emit(HandshakeFailedNoDetail, reason == DisconnectReason.Timeout ? ZmqConstants.ETIMEDOUT : ZmqConstants.ECONNRESET, endpoint);

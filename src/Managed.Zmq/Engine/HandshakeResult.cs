@@ -1,3 +1,5 @@
+using Managed.Zmq.Security;
+
 namespace Managed.Zmq.Engine;
 
 /// <summary>What a handshake learnt about the peer, plus any bytes read past the handshake.</summary>
@@ -8,15 +10,16 @@ internal sealed class HandshakeResult
     /// <summary>A <c>ZMQ_PROTOCOL_ERROR_*</c> code when <see cref="Outcome"/> is ProtocolError.</summary>
     public int ProtocolError { get; init; }
 
-    /// <summary>The ERROR reason the peer sent, when <see cref="Outcome"/> is PeerError.</summary>
-    public string PeerErrorReason { get; init; } = string.Empty;
+    /// <summary>How the mechanism failed (monitor event and value), when it did.</summary>
+    public MechanismError? MechanismError { get; init; }
 
     public byte PeerMinorVersion { get; init; }
 
-    public SocketType? PeerSocketType { get; init; }
+    /// <summary>The mechanism, ready: it encodes and decodes traffic when it encrypts (CURVE).</summary>
+    public IMechanism? Mechanism { get; init; }
 
-    /// <summary>The peer's <c>Identity</c> property (empty when absent).</summary>
-    public byte[] PeerIdentity { get; init; } = [];
+    /// <summary>The peer's metadata (Socket-Type, Identity, User-Id...).</summary>
+    public PeerMetadata PeerMetadata { get; init; } = PeerMetadata.Empty;
 
     /// <summary>Bytes received after the peer's last handshake command: already traffic.</summary>
     public ReadOnlyMemory<byte> Leftover { get; init; }

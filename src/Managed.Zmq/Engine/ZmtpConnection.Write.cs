@@ -5,6 +5,9 @@ namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
+    /// <summary>CURVE: where encrypted frames are assembled before a send.</summary>
+    private byte[]? _cipherOut;
+
     /// <summary>True until the remains of a message cut by a previous connection are dropped.</summary>
     private bool _skipPartialMessage;
 
@@ -24,7 +27,7 @@ internal sealed partial class ZmtpConnection
                 {
                     int length = _controlLength;
                     _controlLength = 0;
-                    await _transport.SendAsync(_control.AsMemory(0, length)).ConfigureAwait(true);
+                    await SendFramesAsync(_control.AsMemory(0, length)).ConfigureAwait(true);
                     continue;
                 }
 
@@ -78,7 +81,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
-                await _transport.SendAsync(batch).ConfigureAwait(true);
+                await SendFramesAsync(batch).ConfigureAwait(true);
                 outbound.Consume(batch.Length);
                 pipe.OutboundMidMessage = endsMidMessage;
                 if (messages > 0)
@@ -91,6 +94,44 @@ internal sealed partial class ZmtpConnection
         catch (Exception ex) when (IsConnectionError(ex))
         {
             Close(DisconnectReason.ConnectionLost);
+        }
+    }
+
+    /// <summary>Sends whole ZMTP frames: as they are, or each encrypted into a MESSAGE (CURVE, RFC 26).</summary>
+    private ValueTask SendFramesAsync(ReadOnlyMemory<byte> frames)
+        => _cipher is null ? _transport.SendAsync(frames) : SendEncryptedAsync(frames);
+
+    private async ValueTask SendEncryptedAsync(ReadOnlyMemory<byte> frames)
+    {
+        _cipherOut ??= new byte[64 * 1024];
+        int offset = 0;
+        int pending = 0;
+        while (offset < frames.Length)
+        {
+            ZmtpFrame.TryReadHeader(frames.Span[offset..], out var header);
+            int frameLength = header.HeaderLength + (int)header.BodyLength;
+            int needed = _cipher!.GetEncodedLength((int)header.BodyLength);
+            if (_cipherOut.Length - pending < needed)
+            {
+                if (pending > 0)
+                {
+                    await _transport.SendAsync(_cipherOut.AsMemory(0, pending)).ConfigureAwait(true);
+                    pending = 0;
+                }
+
+                if (_cipherOut.Length < needed)
+                {
+                    _cipherOut = new byte[needed];
+                }
+            }
+
+            pending += _cipher.Encode(frames.Span.Slice(offset, frameLength), _cipherOut.AsSpan(pending));
+            offset += frameLength;
+        }
+
+        if (pending > 0)
+        {
+            await _transport.SendAsync(_cipherOut.AsMemory(0, pending)).ConfigureAwait(true);
         }
     }
 
@@ -150,7 +191,7 @@ internal sealed partial class ZmtpConnection
 
         if (converted is not null)
         {
-            await _transport.SendAsync(converted).ConfigureAwait(true);
+            await SendFramesAsync(converted).ConfigureAwait(true);
         }
 
         outbound.Consume(frameLength);

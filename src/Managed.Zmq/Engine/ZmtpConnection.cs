@@ -24,6 +24,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     private readonly AsyncSignal _readerSignal;
 
     private Pipe? _pipe;
+
+    /// <summary>The security mechanism, once the handshake is done.</summary>
+    private Security.IMechanism? _mechanism;
+
+    /// <summary>The mechanism when it encrypts traffic (CURVE): every frame goes through it both ways.</summary>
+    private Security.IMechanism? _cipher;
     private DisconnectReason _reason;
     private bool _closing;
 
@@ -96,11 +102,13 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
 
+        var context = _socket.Context;
+        var ioThread = _ioThread;
         var handshake = new ZmtpHandshake(_transport, new HandshakeSettings
         {
-            SocketType = _socket.SocketType,
-            RoutingId = options.RoutingId.ToArray(),
+            Mechanism = CreateMechanismSettings(),
             MaxMessageSize = options.MaxMessageSize,
+            ZapExchange = request => ZapRequester.ExchangeAsync(context, ioThread, request),
         });
 
         var result = await handshake.RunAsync().ConfigureAwait(true);
@@ -120,9 +128,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         }
 
         _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
+        _mechanism = result.Mechanism;
+        _cipher = _mechanism is { EncryptsTraffic: true } ? _mechanism : null;
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
-        pipe.PeerIdentity = result.PeerIdentity;
+        pipe.PeerIdentity = result.PeerMetadata.Identity;
         pipe.Inbound.DiscardUncommitted();
         Volatile.Write(ref _pipe, pipe);
 
@@ -149,10 +159,39 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         StopHeartbeats();
 
         pipe.SetEngine(null);
+        _mechanism?.Dispose();
         _transport.Dispose();
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
+    }
+
+    /// <summary>The security settings this connection starts with (options may change later; they apply to new connections).</summary>
+    private Security.MechanismSettings CreateMechanismSettings()
+    {
+        var options = _socket.Options;
+        var mechanism = options.Mechanism switch
+        {
+            1 => Wire.ZmtpMechanism.Plain,
+            2 => Wire.ZmtpMechanism.Curve,
+            _ => Wire.ZmtpMechanism.Null,
+        };
+
+        return new Security.MechanismSettings
+        {
+            SocketType = _socket.SocketType,
+            Mechanism = mechanism,
+            AsServer = options.AsServer,
+            RoutingId = options.RoutingId.ToArray(),
+            PlainUsername = options.PlainUsername,
+            PlainPassword = options.PlainPassword,
+            CurvePublicKey = options.CurvePublicKey.ToArray(),
+            CurveSecretKey = options.CurveSecretKey.ToArray(),
+            CurveServerKey = options.CurveServerKey.ToArray(),
+            ZapDomain = options.ZapDomain,
+            ZapHandlerPresent = ZapRequester.IsHandlerBound(_socket.Context),
+            PeerAddress = _transport.PeerAddress,
+        };
     }
 
     /// <summary>L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>

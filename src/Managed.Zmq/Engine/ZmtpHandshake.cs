@@ -1,16 +1,18 @@
 using System.Net.Sockets;
+using Managed.Zmq.Security;
 using Managed.Zmq.Transports;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Engine;
 
 /// <summary>
-/// The ZMTP 3.x handshake as one linear method: greeting, version check, mechanism, READY and
-/// metadata (RFC 23/37 §Version Negotiation, §The NULL Security Mechanism).
+/// The ZMTP 3.x handshake as one linear method: greeting, version check, then the security
+/// mechanism's commands until it is ready (RFC 23/37 §Version Negotiation, §Authentication and
+/// Confidentiality). The mechanism is a step machine; this method does its I/O and its ZAP calls.
 /// </summary>
 /// <remarks>
 /// We send all 64 greeting octets at once: libzmq sends its first 10, waits for ours, and only then
-/// sends the rest (L1), so waiting for more than the peer's first 11 octets before sending would
+/// sends the rest (L1), so waiting for more than the peer's first octets before sending would
 /// deadlock (RFC 23 §Version Negotiation: "a peer ... MUST send its full greeting").
 /// </remarks>
 internal sealed class ZmtpHandshake
@@ -21,6 +23,7 @@ internal sealed class ZmtpHandshake
     private readonly IByteTransport _transport;
     private readonly HandshakeSettings _settings;
     private byte[] _buffer = new byte[256];
+    private byte[] _commandBuffer = new byte[512];
     private int _start;
     private int _end;
 
@@ -44,13 +47,15 @@ internal sealed class ZmtpHandshake
 
     private async ValueTask<HandshakeResult> RunCoreAsync()
     {
+        var mechanismSettings = _settings.Mechanism;
         var greeting = new byte[ZmtpGreeting.Length];
-        ZmtpGreeting.Write(greeting, _settings.Mechanism, _settings.AsServer);
+        ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, mechanismSettings.AsServer);
         await _transport.SendAsync(greeting).ConfigureAwait(true);
 
         // RFC 23 §Version Negotiation: octet 0, then octet 9, then octet 10 tell whether the peer
         // speaks 3.x at all. Decide as soon as they arrive: an old peer may send no more than that
-        // and wait for us (an anonymous 1.0 peer sends just its identity frame).
+        // and wait for us (an anonymous 1.0 peer sends just its identity frame). We do not
+        // downgrade, which also covers L3 (never with a mechanism or a ZAP domain).
         foreach (int needed in s_versionCheckpoints)
         {
             if (!await FillAsync(needed).ConfigureAwait(true))
@@ -61,7 +66,6 @@ internal sealed class ZmtpHandshake
             var kind = ZmtpGreeting.Classify(Received);
             if (kind is ZmtpGreetingKind.Unversioned or ZmtpGreetingKind.Zmtp2OrOlder)
             {
-                // A peer we cannot downgrade to: RFC 23 says we MUST close the connection.
                 return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
             }
         }
@@ -76,76 +80,103 @@ internal sealed class ZmtpHandshake
 
         // RFC 23 §Authentication and Confidentiality: a mechanism that differs in any of its 20
         // octets MUST close the connection. libzmq sends no ERROR here (L4).
-        if (peer.Mechanism != _settings.Mechanism)
+        if (peer.Mechanism != mechanismSettings.Mechanism)
         {
             return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpMechanismMismatch);
         }
 
-        // NULL: both sides send READY straight away (L7); traffic waits for the peer's READY (RFC 37).
-        var ready = new byte[ZmtpReady.GetFrameLength(_settings.SocketType, _settings.RoutingId)];
-        ZmtpReady.WriteFrame(ready, _settings.SocketType, _settings.RoutingId);
-        await _transport.SendAsync(ready).ConfigureAwait(true);
-
-        var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
-        if (status != ZmtpStatus.Done)
+        var mechanism = MechanismFactory.Create(mechanismSettings);
+        try
         {
-            return status == ZmtpStatus.Malformed
-                ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpUnspecified)
-                : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
-        }
-
-        var body = _buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength);
-        _start += header.HeaderLength + (int)header.BodyLength;
-
-        // libzmq recognises handshake commands by their body alone (L7), so we do not insist on the COMMAND bit.
-        if (!ZmtpCommandCodec.TryParse(body, out var command))
-        {
-            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpUnexpectedCommand);
-        }
-
-        if (command.Is(ZmtpCommandNames.Error))
-        {
-            if (!ZmtpError.TryParse(command.Data, out var reason))
+            var outcome = await ExchangeCommandsAsync(mechanism).ConfigureAwait(true);
+            if (outcome is not null)
             {
-                return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpMalformedCommandError);
+                mechanism.Dispose();
+                return outcome;
             }
-
-            return new HandshakeResult { Outcome = HandshakeOutcome.PeerError, PeerErrorReason = System.Text.Encoding.ASCII.GetString(reason) };
         }
-
-        if (!command.Is(ZmtpCommandNames.Ready))
+        catch
         {
-            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpUnexpectedCommand);
-        }
-
-        if (!ZmtpReady.TryParse(command.Data, out var properties))
-        {
-            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpMalformedCommandReady);
-        }
-
-        SocketType? peerType = null;
-        if (properties.HasSocketType)
-        {
-            // RFC 23 §The Socket-Type Property: an unknown or incompatible type ends the connection
-            // (libzmq closes without ERROR, L6). A missing Socket-Type is accepted, as libzmq does.
-            if (!ZmtpSocketTypes.TryParseName(properties.SocketType, out var parsed)
-                || !ZmtpSocketTypes.AreCompatible(_settings.SocketType, parsed))
-            {
-                return HandshakeResult.Fail(HandshakeOutcome.IncompatibleSocketType, ProtocolErrors.ZmtpInvalidMetadata);
-            }
-
-            peerType = parsed;
+            mechanism.Dispose();
+            throw;
         }
 
         return new HandshakeResult
         {
             Outcome = HandshakeOutcome.Succeeded,
             PeerMinorVersion = peer.IsZmtp30 ? (byte)0 : (byte)1,
-            PeerSocketType = peerType,
-            PeerIdentity = properties.HasIdentity ? properties.Identity.ToArray() : [],
+            Mechanism = mechanism,
+            PeerMetadata = mechanism.PeerMetadata,
             Leftover = _buffer.AsMemory(_start, _end - _start),
         };
     }
+
+    /// <summary>Runs the mechanism to Ready; returns null then, or the failure.</summary>
+    private async ValueTask<HandshakeResult?> ExchangeCommandsAsync(IMechanism mechanism)
+    {
+        while (true)
+        {
+            await FlushCommandsAsync(mechanism).ConfigureAwait(true);
+            switch (mechanism.Status)
+            {
+                case MechanismStatus.Ready:
+                    return null;
+                case MechanismStatus.Error:
+                    return Failed(mechanism.Error);
+                case MechanismStatus.WaitingForZap when mechanism.TakeZapRequest() is { } request:
+                    // RFC 27: the handler answers before we answer the peer.
+                    var reply = _settings.ZapExchange is { } exchange ? await exchange(request).ConfigureAwait(true) : null;
+                    if (reply is null)
+                    {
+                        return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+                    }
+
+                    mechanism.ProcessZapReply(reply);
+                    continue;
+            }
+
+            var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
+            if (status != ZmtpStatus.Done)
+            {
+                return status == ZmtpStatus.Malformed
+                    ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpUnspecified)
+                    : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+            }
+
+            // libzmq recognises handshake commands by their body alone (L7): the COMMAND bit is not checked.
+            mechanism.ProcessCommand(_buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength));
+            _start += header.HeaderLength + (int)header.BodyLength;
+        }
+    }
+
+    private async ValueTask FlushCommandsAsync(IMechanism mechanism)
+    {
+        while (true)
+        {
+            int length = mechanism.WriteNextCommand(_commandBuffer);
+            if (length < 0)
+            {
+                _commandBuffer = new byte[Math.Max(mechanism.MaxCommandLength, _commandBuffer.Length * 2)];
+                continue;
+            }
+
+            if (length == 0)
+            {
+                return;
+            }
+
+            await _transport.SendAsync(_commandBuffer.AsMemory(0, length)).ConfigureAwait(true);
+        }
+    }
+
+    private static HandshakeResult Failed(MechanismError error) => new()
+    {
+        // The peer's ERROR (a ZAP status, or a reason libzmq reports with no event) is final: no reconnect
+        // with the same credentials (RFC 23 §Error Handling). Anything else is a protocol error.
+        Outcome = error.Event == MechanismError.HandshakeFailedAuth || error.IsSilent ? HandshakeOutcome.PeerError : HandshakeOutcome.ProtocolError,
+        ProtocolError = error.Event == MechanismError.HandshakeFailedProtocol ? error.Value : 0,
+        MechanismError = error,
+    };
 
     private ReadOnlySpan<byte> Received => _buffer.AsSpan(_start, _end - _start);
 

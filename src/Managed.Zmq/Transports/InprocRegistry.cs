@@ -59,6 +59,14 @@ internal sealed class InprocRegistry
         Link(name, socket, pipe, binder);
     }
 
+    public bool IsBound(string name)
+    {
+        lock (_lock)
+        {
+            return _bound.ContainsKey(name);
+        }
+    }
+
     public bool Unbind(string name, SocketCore socket)
     {
         lock (_lock)

@@ -8,6 +8,14 @@ public sealed class SteadyStateAllocationTests
 {
     private const int Messages = 10_000;
 
+    /// <summary>
+    /// Any allocation per message would cost at least 24 B a message (an object header), so a total
+    /// under one byte a message proves there is none; what is tolerated is a queue segment added
+    /// when a loaded machine lets the consumer fall further behind than during warm-up.
+    /// </summary>
+    private static void AssertNothingPerMessage(long allocated, string side)
+        => Assert.True(allocated < Messages, $"{side} thread allocated {allocated} B over {Messages} messages");
+
     public static TheoryData<string> Endpoints => new() { "tcp://127.0.0.1:*", "ipc://*", $"inproc://alloc-{Guid.NewGuid():N}" };
 
     [Theory]
@@ -58,8 +66,8 @@ public sealed class SteadyStateAllocationTests
         long receiveAllocated = GC.GetAllocatedBytesForCurrentThread() - receiveBefore;
         Assert.True(sender.Join(TimeSpan.FromSeconds(30)));
 
-        Assert.Equal(0, sendAllocated);
-        Assert.Equal(0, receiveAllocated);
+        AssertNothingPerMessage(sendAllocated, "sending");
+        AssertNothingPerMessage(receiveAllocated, "receiving");
     }
 
     [Theory]
@@ -116,7 +124,7 @@ public sealed class SteadyStateAllocationTests
         Assert.Equal(0, wrongSizes);
         Assert.True(sender.Join(TimeSpan.FromSeconds(30)));
 
-        Assert.Equal(0, sendAllocated);
-        Assert.Equal(0, receiveAllocated);
+        AssertNothingPerMessage(sendAllocated, "sending");
+        AssertNothingPerMessage(receiveAllocated, "receiving");
     }
 }
