@@ -484,6 +484,43 @@ public sealed unsafe class Message : IDisposable
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;
 
+    /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
+    internal Core.OutboundPayload CreatePayload() => new(_data, _size);
+
+    /// <summary>
+    /// After a successful send: the payload takes over the content (callback, pooled or owned
+    /// buffer) and the Message is left empty, as after a copying send. An owned buffer goes with
+    /// it, so the next Rebuild allocates a new one.
+    /// </summary>
+    internal void DetachInto(Core.OutboundPayload payload)
+    {
+        switch (_kind)
+        {
+            case ContentKind.External:
+                payload.AdoptCallback(Interlocked.Exchange(ref _freeCallback, null));
+                break;
+            case ContentKind.Pooled:
+                payload.AdoptPooled(_pool!, _bucket);
+                _pool = null;
+                break;
+            default:
+                payload.AdoptOwned(_pool);
+                _pool = null;
+                _owned = null;
+                _ownedCapacity = 0;
+                break;
+        }
+
+        _kind = ContentKind.Owned;
+        _data = _owned;
+        _size = 0;
+        _more = false;
+        _bucket = 0;
+    }
+
+    /// <summary>True when the content is the caller's memory with a free callback (zero-copy).</summary>
+    internal bool IsZeroCopy => _kind == ContentKind.External;
+
     /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
     internal static Message CreateUnpooledRent(MessagePool pool, int size)
     {

@@ -159,6 +159,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         StopHeartbeats();
 
         pipe.SetEngine(null);
+        if (_connectPipe is null)
+        {
+            // An accepted pipe dies with its connection: nobody will send what is left.
+            pipe.ReleasePayloads();
+        }
+
         _mechanism?.Dispose();
         _transport.Dispose();
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
