@@ -97,6 +97,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Runs the connection to its end. Must be called on <see cref="IoThread"/>.</summary>
     public async Task<DisconnectReason> RunAsync()
     {
+        if (_socket.SocketType == SocketType.Stream)
+        {
+            return await RunRawAsync().ConfigureAwait(true);
+        }
+
         var options = _socket.Options;
         var handshakeTimer = options.HandshakeInterval > 0
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
