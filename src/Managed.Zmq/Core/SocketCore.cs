@@ -286,7 +286,7 @@ internal sealed partial class SocketCore
             Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
         }
 
-        Context.Inproc.RemoveAll(this);
+        Context.Inproc.RemoveAll(this, keepQueued: linger != 0);
         Monitor.Stop();
         foreach (var pipe in _patternPipes.Keys.ToArray())
         {

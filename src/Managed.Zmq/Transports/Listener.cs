@@ -77,10 +77,12 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 }
             }
 
-            if (address is TcpAddress)
+            if (address is TcpAddress && OperatingSystem.IsLinux())
             {
-                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
-                listenSocket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once. Set
+                // it raw (SOL_SOCKET 1, SO_REUSEADDR 2): .NET's ReuseAddress also sets SO_REUSEPORT on
+                // Linux, which would let a second socket listen on the same port instead of EADDRINUSE.
+                listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
             }
 
             listenSocket.Bind(endPoint);
