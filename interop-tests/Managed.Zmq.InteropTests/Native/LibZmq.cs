@@ -28,6 +28,23 @@ internal static unsafe partial class LibZmq
 
     public const int EAGAIN = 11, EINTR = 4, EHOSTUNREACH = 113;
 
+    // Security options (zmq.h: ZMQ_MECHANISM 43 … ZMQ_CURVE_SERVERKEY 50, ZMQ_ZAP_DOMAIN 55).
+    public const int ZMQ_PLAIN_SERVER = 44, ZMQ_PLAIN_USERNAME = 45, ZMQ_PLAIN_PASSWORD = 46,
+        ZMQ_CURVE_SERVER = 47, ZMQ_CURVE_PUBLICKEY = 48, ZMQ_CURVE_SECRETKEY = 49, ZMQ_CURVE_SERVERKEY = 50,
+        ZMQ_ZAP_DOMAIN = 55, ZMQ_HANDSHAKE_IVL = 66, ZMQ_IMMEDIATE = 39;
+
+    // Monitor events beyond the ones above (zmq.h, L23).
+    public const int ZMQ_EVENT_CONNECT_DELAYED = 0x0002, ZMQ_EVENT_CONNECT_RETRIED = 0x0004,
+        ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL = 0x0800, ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL = 0x2000,
+        ZMQ_EVENT_HANDSHAKE_FAILED_AUTH = 0x4000, ZMQ_EVENT_ALL = 0xFFFF;
+
+    // Protocol-error values carried by HANDSHAKE_FAILED_PROTOCOL (L23).
+    public const int ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE = 0x10000002,
+        ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE = 0x10000003,
+        ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO = 0x10000013,
+        ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_INITIATE = 0x10000014,
+        ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC = 0x11000001;
+
     /// <summary>zmq_msg_t: 64 opaque bytes, pointer-aligned.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct ZmqMsg
@@ -82,6 +99,18 @@ internal static unsafe partial class LibZmq
     public static partial int zmq_socket_monitor(nint socket, string endpoint, int events);
 
     [LibraryImport(Lib)] public static partial int zmq_poll(PollItem* items, int count, long timeout);
+
+    /// <summary>Writes a Z85 key pair (40 characters + NUL each) into two 41-byte buffers.</summary>
+    [LibraryImport(Lib)] public static partial int zmq_curve_keypair(byte* publicKey, byte* secretKey);
+
+    /// <summary>Z85-encodes <paramref name="size"/> bytes (a multiple of 4) into <paramref name="dest"/> (size * 5 / 4 + 1 bytes); null on error.</summary>
+    [LibraryImport(Lib)] public static partial byte* zmq_z85_encode(byte* dest, byte* data, nuint size);
+
+    /// <summary>Decodes a NUL-terminated Z85 string into <paramref name="dest"/> (length * 4 / 5 bytes); null on error.</summary>
+    [LibraryImport(Lib)] public static partial byte* zmq_z85_decode(byte* dest, byte* text);
+
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int zmq_has(string capability);
 
     public static string StrError(int errno) => Marshal.PtrToStringUTF8(zmq_strerror(errno)) ?? $"errno {errno}";
 }

@@ -90,6 +90,19 @@ internal sealed unsafe class NativeSocket : IEnd
         return message is null ? null : BitConverter.ToUInt16(message[0], 0);
     }
 
+    /// <summary>On a monitor PAIR: the next event and its value, or null if none arrives within <paramref name="timeout"/>.</summary>
+    public (int Event, int Value, string Address)? NextEventWithValue(TimeSpan timeout)
+    {
+        var message = TryRecvMessage(timeout);
+        if (message is null)
+            return null;
+        return (BitConverter.ToUInt16(message[0], 0), BitConverter.ToInt32(message[0], 2),
+            message.Length > 1 ? Encoding.UTF8.GetString(message[1]) : "");
+    }
+
+    /// <summary>A string option (PLAIN credentials, ZAP domain, Z85 keys) as its UTF-8 bytes, no NUL.</summary>
+    public void SetOption(int option, string value) => SetOption(option, Encoding.UTF8.GetBytes(value));
+
     public void Subscribe(byte[] topic) => SetOption(LibZmq.ZMQ_SUBSCRIBE, topic);
 
     public void Unsubscribe(byte[] topic) => SetOption(LibZmq.ZMQ_UNSUBSCRIBE, topic);
