@@ -9,6 +9,22 @@ public enum Topology
     NativeBinds,
 }
 
+/// <summary>How the two ends of a link reach each other; the binding side's endpoint form.</summary>
+public enum Transport
+{
+    /// <summary><c>tcp://127.0.0.1:*</c>, connected through the port Last_Endpoint reports.</summary>
+    Tcp,
+
+    /// <summary><c>ipc://</c> on a fresh absolute path in the temp directory.</summary>
+    Ipc,
+
+    /// <summary><c>ipc://*</c>: the binder generates the path (libzmq: relative), the connector uses its Last_Endpoint.</summary>
+    IpcWildcard,
+
+    /// <summary><c>ipc://@name</c>: Linux's abstract namespace, no file.</summary>
+    IpcAbstract,
+}
+
 /// <summary>Makes sockets for one side of a link.</summary>
 internal interface IPeer : IDisposable
 {
@@ -35,6 +51,12 @@ internal sealed class Link : IDisposable
 
     public Link(Topology topology, SocketType ours, SocketType theirs,
         Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null, bool ipc = false)
+        : this(topology, ours, theirs, configureOurs, configureTheirs, ipc ? Transport.Ipc : Transport.Tcp)
+    {
+    }
+
+    public Link(Topology topology, SocketType ours, SocketType theirs,
+        Action<IEnd>? configureOurs, Action<IEnd>? configureTheirs, Transport transport)
     {
         _theirPeer = new NativeContext();
 #if INTEROP_WITHOUT_CORE
@@ -50,11 +72,28 @@ internal sealed class Link : IDisposable
             configureOurs?.Invoke(Ours);
             configureTheirs?.Invoke(Theirs);
             var (binder, connector) = topology == Topology.ManagedBinds ? (Ours, Theirs) : (Theirs, Ours);
-            if (ipc)
+            if (transport == Transport.Ipc)
             {
                 _ipcPath = Path.Combine(Path.GetTempPath(), $"managed-zmq-interop-{Guid.NewGuid():N}.sock");
                 Endpoint = binder.Bind("ipc://" + _ipcPath);
                 Assert.Equal("ipc://" + _ipcPath, Endpoint);
+            }
+            else if (transport == Transport.IpcWildcard)
+            {
+                // libzmq 4.3 reports a path relative to the working directory (tmpXXXXXX/socket) unless
+                // TMPDIR is set; ours is absolute. Either way the connector must reach it as reported.
+                Endpoint = binder.Bind("ipc://*");
+                Assert.StartsWith("ipc://", Endpoint);
+                Assert.NotEqual("ipc://*", Endpoint);
+                // Both remove a generated path (and libzmq its directory) on close: nothing to clean up here.
+                var generated = Path.GetFullPath(Endpoint["ipc://".Length..]);
+                Assert.True(File.Exists(generated), $"{binder.Name} reported {Endpoint}, but there is no such socket file");
+            }
+            else if (transport == Transport.IpcAbstract)
+            {
+                var name = $"@managed-zmq-interop-{Guid.NewGuid():N}";
+                Endpoint = binder.Bind("ipc://" + name);
+                Assert.Equal("ipc://" + name, Endpoint);
             }
             else
             {
