@@ -65,6 +65,9 @@ public sealed class LivenessTests : ResilienceFixture
         using var second = listener.Accept(3000);
         second.CompleteNullHandshake("ROUTER");
         monitor.WaitFor(SocketMonitorEvent.ConnectRetried);
+
+        // Events are read in order: the CONNECTED after the retry is the second connection's.
+        monitor.WaitFor(SocketMonitorEvent.Connected);
         Assert.Equal(2, monitor.Count(SocketMonitorEvent.Connected));
     }
 
