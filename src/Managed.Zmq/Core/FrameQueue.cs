@@ -159,6 +159,51 @@ internal sealed class FrameQueue
         _writeOffset = 0;
     }
 
+    // ---------------------------------------------------------------- payloads
+
+    /// <summary>Large payloads queued by reference, in frame order (see <see cref="QueuedFrame"/>).</summary>
+    private System.Collections.Concurrent.ConcurrentQueue<OutboundPayload>? _payloads;
+
+    /// <summary>Producer: queues the bytes of the external frame being written.</summary>
+    public void EnqueuePayload(OutboundPayload payload)
+    {
+        if (_payloads is null)
+        {
+            Interlocked.CompareExchange(ref _payloads, new(), null);
+        }
+
+        _payloads!.Enqueue(payload);
+    }
+
+    /// <summary>Consumer: the payload of the next external frame.</summary>
+    public OutboundPayload PeekPayload()
+    {
+        Volatile.Read(ref _payloads)!.TryPeek(out var payload);
+        return payload!;
+    }
+
+    /// <summary>Consumer: takes the payload of the next external frame.</summary>
+    public OutboundPayload TakePayload()
+    {
+        Volatile.Read(ref _payloads)!.TryDequeue(out var payload);
+        return payload!;
+    }
+
+    /// <summary>Releases every payload still queued (nobody will consume them). Idempotent, any side.</summary>
+    public void ReleasePayloads()
+    {
+        var payloads = Volatile.Read(ref _payloads);
+        if (payloads is null)
+        {
+            return;
+        }
+
+        while (payloads.TryDequeue(out var payload))
+        {
+            payload.Release();
+        }
+    }
+
     // ---------------------------------------------------------------- consumer
 
     /// <summary>Messages committed and not yet consumed.</summary>

@@ -21,6 +21,9 @@ internal sealed class Pipe
 
     private readonly SocketCore _socket;
 
+    /// <summary>The frame last returned by <see cref="TryPeekFrame"/> has its bytes outside the queue (inproc large message).</summary>
+    private bool _peekedExternal;
+
     /// <summary>1 while the engine's write loop is parked waiting for data.</summary>
     private int _writerWaiting;
 
@@ -103,44 +106,22 @@ internal sealed class Pipe
     /// <summary>True when a new message fits under the send HWM (counted in messages, libzmq style).</summary>
     public bool CanWrite => !IsTerminated && !PeerGone && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
 
-    /// <summary>Large payloads queued without a copy, in frame order (see <see cref="QueuedFrame"/>).</summary>
-    private System.Collections.Concurrent.ConcurrentQueue<OutboundPayload>? _payloads;
-
-    /// <summary>True for an inproc pipe: its queue is read by the peer socket, which expects whole frames.</summary>
+    /// <summary>True for an inproc pipe: its queues are shared with the peer socket's pipe.</summary>
     public bool IsInproc => InprocName is not null;
 
-    /// <summary>Engine: the payload of the next external frame, left queued until it went out.</summary>
-    public OutboundPayload PeekPayload()
-    {
-        _payloads!.TryPeek(out var payload);
-        return payload!;
-    }
+    /// <summary>Engine: the payload of the next external outbound frame, left queued until it went out.</summary>
+    public OutboundPayload PeekPayload() => Outbound.PeekPayload();
 
-    /// <summary>Engine: takes the payload of the next external frame.</summary>
-    public OutboundPayload TakePayload()
-    {
-        _payloads!.TryDequeue(out var payload);
-        return payload!;
-    }
+    /// <summary>Engine: takes the payload of the next external outbound frame.</summary>
+    public OutboundPayload TakePayload() => Outbound.TakePayload();
 
-    /// <summary>Engine, when nothing will consume the queue any more: releases payloads still waiting.</summary>
-    public void ReleasePayloads()
-    {
-        if (_payloads is null)
-        {
-            return;
-        }
-
-        while (_payloads.TryDequeue(out var payload))
-        {
-            payload.Release();
-        }
-    }
+    /// <summary>When nothing will consume the outbound queue any more: releases payloads still waiting.</summary>
+    public void ReleasePayloads() => Outbound.ReleasePayloads();
 
     /// <summary>Encodes one message frame into the outbound queue; the last frame publishes the message.</summary>
     public void WriteFrame(ReadOnlySpan<byte> data, bool more)
     {
-        if (_socket.PendingPayload is { } payload && !IsInproc && payload.Length == data.Length
+        if (_socket.PendingPayload is { } payload && payload.Length == data.Length
             && System.Runtime.CompilerServices.Unsafe.AreSame(
                 ref System.Runtime.InteropServices.MemoryMarshal.GetReference(data),
                 ref System.Runtime.InteropServices.MemoryMarshal.GetReference(payload.Span)))
@@ -176,12 +157,19 @@ internal sealed class Pipe
         ZmtpFrame.WriteHeader(span, payload.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
         span[0] |= QueuedFrame.ExternalMarker;
         payload.AddReference();
-        (_payloads ??= new()).Enqueue(payload);
+        Outbound.EnqueuePayload(payload);
         Outbound.Advance(headerLength);
         if (!more)
         {
             Outbound.Commit(1);
-            WakeWriter();
+            if (PeerSignal is { } peer)
+            {
+                peer.Notify();
+            }
+            else
+            {
+                WakeWriter();
+            }
         }
     }
 
@@ -215,14 +203,27 @@ internal sealed class Pipe
 
         var status = ZmtpFrame.TryReadHeader(span, out header);
         Debug.Assert(status == ZmtpStatus.Done, "the engine commits whole frames only");
-        body = span.Slice(header.HeaderLength, (int)header.BodyLength);
+
+        // inproc: a large frame's bytes are the sender's Message memory, read in place.
+        _peekedExternal = (span[0] & QueuedFrame.ExternalMarker) != 0;
+        body = _peekedExternal ? Inbound.PeekPayload().Span : span.Slice(header.HeaderLength, (int)header.BodyLength);
         return true;
     }
 
     /// <summary>Consumes the frame returned by <see cref="TryPeekFrame"/>.</summary>
     public void ConsumeFrame(in ZmtpFrameHeader header)
     {
-        Inbound.Consume(header.HeaderLength + (int)header.BodyLength);
+        if (_peekedExternal)
+        {
+            _peekedExternal = false;
+            Inbound.Consume(header.HeaderLength);
+            Inbound.TakePayload().Release();
+        }
+        else
+        {
+            Inbound.Consume(header.HeaderLength + (int)header.BodyLength);
+        }
+
         if (!header.More && !header.IsCommand)
         {
             Inbound.MessagesConsumed(1);
@@ -242,6 +243,12 @@ internal sealed class Pipe
         {
             // Large payloads nobody will send any more: release them (zero-copy callbacks run now).
             ReleasePayloads();
+        }
+
+        if (IsInproc)
+        {
+            // Large payloads the peer queued for us and nobody will read.
+            Inbound.ReleasePayloads();
         }
 
         Inbound.ConsumeAll();
