@@ -16,10 +16,12 @@ public sealed class CurveBadInputTests
 
     private static void AssertDroppedAndStillServing(ServerUnderTest server, RawCurveClient bad, int protocolError)
     {
+        // The monitor event is checked last, so that a missing event does not hide the rest.
         Assert.True(bad.WaitForClose(), "The server kept the bad connection open.");
-        server.WaitFor(ServerUnderTest.HandshakeFailedProtocol, protocolError);
         server.WaitFor(ServerUnderTest.Disconnected);
         server.AssertServesGoodClient("next good client");
+        Assert.False(server.Socket.TryRecvString(out var extra), $"Something from the bad client was delivered: {extra}");
+        server.WaitFor(ServerUnderTest.HandshakeFailedProtocol, protocolError);
     }
 
     [Fact]
@@ -129,7 +131,6 @@ public sealed class CurveBadInputTests
         forged[^1] ^= 0x01;
         bad.SendMessageFrame(forged);
         AssertDroppedAndStillServing(server, bad, Cryptographic);
-        Assert.False(server.Socket.TryRecvString(out _), "The forged message was delivered.");
     }
 
     [Fact]
@@ -144,7 +145,6 @@ public sealed class CurveBadInputTests
 
         bad.SendMessageFrame(recorded);
         AssertDroppedAndStillServing(server, bad, InvalidSequence);
-        Assert.False(server.Socket.TryRecvString(out _), "The replayed message was delivered twice.");
     }
 
     [Fact]
@@ -159,7 +159,6 @@ public sealed class CurveBadInputTests
         Assert.Equal("ten", server.Socket.RecvString());
         bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes("nine"), nonce: 9));
         AssertDroppedAndStillServing(server, bad, InvalidSequence);
-        Assert.False(server.Socket.TryRecvString(out _), "A message with a smaller nonce was delivered.");
     }
 
     [Fact]
@@ -170,7 +169,6 @@ public sealed class CurveBadInputTests
         bad.Handshake();
         bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes("stale"), nonce: 2));
         AssertDroppedAndStillServing(server, bad, InvalidSequence);
-        Assert.False(server.Socket.TryRecvString(out _), "A message reusing INITIATE's nonce was delivered.");
     }
 
     [Fact]
