@@ -19,7 +19,7 @@ namespace Managed.Zmq;
 /// the free callback runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
 /// </para>
 /// </remarks>
-public sealed unsafe class Message : IDisposable
+public sealed unsafe partial class Message : IDisposable
 {
     /// <summary>
     /// Largest owned buffer kept for reuse once the content is released. Keeping it makes send-then-receive loops
@@ -452,44 +452,6 @@ public sealed unsafe class Message : IDisposable
         ReleaseContent();
         FreeOwned();
         GC.SuppressFinalize(this);
-    }
-
-    /// <summary>
-    /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
-    /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable.
-    /// </summary>
-    internal void ReleaseAfterSend() => ReleaseContent();
-
-    /// <summary>
-    /// Replaces the content with a frame of <paramref name="size"/> bytes for a receive and returns the span to fill.
-    /// A pooled message whose buffer fits stays pooled; otherwise the content is released and an owned buffer is
-    /// used, reusing its capacity when large enough so steady-state receives do not allocate.
-    /// </summary>
-    internal Span<byte> PrepareReceive(int size)
-    {
-        Debug.Assert(!_disposed && size >= 0, "the caller validates the message and size");
-        _more = false;
-        if (_kind == ContentKind.Pooled && size <= MessagePool.GetBucketCapacity(_bucket))
-        {
-            _size = size;
-            return new Span<byte>(_data, size);
-        }
-
-        ReleaseContent(retainOwned: true);
-        EnsureOwnedCapacity(size);
-        _size = size;
-        return new Span<byte>(_data, size);
-    }
-
-    /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
-    internal void SetMore(bool more) => _more = more;
-
-    /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
-    internal static Message CreateUnpooledRent(MessagePool pool, int size)
-    {
-        var message = new Message(size);
-        message._pool = pool;
-        return message;
     }
 
     /// <summary>Throws the IOE of a disposed message; kept small so property getters inline.</summary>

@@ -7,6 +7,9 @@ namespace Managed.Zmq;
 
 public sealed partial class Socket
 {
+    /// <summary>From this size a Message is sent from its own memory rather than copied into the queue.</summary>
+    private const int ZeroCopyThreshold = 32 * 1024;
+
     /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
     /// <param name="data">The frame.</param>
     /// <param name="flags">DontWait, SendMore.</param>
@@ -106,14 +109,44 @@ public sealed partial class Socket
         }
 
         int size = message.Content.Length;
-        var status = _core.Send(message.Content, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
-        if (status != SendStatus.Sent)
+        bool more = (flags & SendFlags.SendMore) != 0;
+        bool dontWait = (flags & SendFlags.DontWait) != 0;
+        if (size < ZeroCopyThreshold && !message.IsZeroCopy)
         {
-            // API §8.1: Send(Message) reports would-block by throwing, even with DontWait.
-            ThrowSendFailure(status);
+            var status = _core.Send(message.Content, more, dontWait);
+            if (status != SendStatus.Sent)
+            {
+                // API §8.1: Send(Message) reports would-block by throwing, even with DontWait.
+                ThrowSendFailure(status);
+            }
+
+            message.ReleaseAfterSend();
+            return size;
         }
 
-        message.ReleaseAfterSend();
+        // Large or zero-copy: pipes queue the bytes by reference (tcp, ipc) and the write loop sends
+        // them from the Message's own memory, then releases it: the free callback runs after the last
+        // byte has left, never here inside Send.
+        var payload = message.CreatePayload();
+        // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
+        _core.PendingPayload = size >= ZeroCopyThreshold && _core.Options.Mechanism != 2 ? payload : null;
+        SendStatus result;
+        try
+        {
+            result = _core.Send(message.Content, more, dontWait);
+        }
+        finally
+        {
+            _core.PendingPayload = null;
+        }
+
+        if (result != SendStatus.Sent)
+        {
+            ThrowSendFailure(result);
+        }
+
+        message.DetachInto(payload);
+        payload.ReleaseFromSend();
         return size;
     }
 

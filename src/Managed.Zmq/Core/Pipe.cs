@@ -103,9 +103,52 @@ internal sealed class Pipe
     /// <summary>True when a new message fits under the send HWM (counted in messages, libzmq style).</summary>
     public bool CanWrite => !IsTerminated && !PeerGone && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
 
+    /// <summary>Large payloads queued without a copy, in frame order (see <see cref="QueuedFrame"/>).</summary>
+    private System.Collections.Concurrent.ConcurrentQueue<OutboundPayload>? _payloads;
+
+    /// <summary>True for an inproc pipe: its queue is read by the peer socket, which expects whole frames.</summary>
+    public bool IsInproc => InprocName is not null;
+
+    /// <summary>Engine: the payload of the next external frame, left queued until it went out.</summary>
+    public OutboundPayload PeekPayload()
+    {
+        _payloads!.TryPeek(out var payload);
+        return payload!;
+    }
+
+    /// <summary>Engine: takes the payload of the next external frame.</summary>
+    public OutboundPayload TakePayload()
+    {
+        _payloads!.TryDequeue(out var payload);
+        return payload!;
+    }
+
+    /// <summary>Engine, when nothing will consume the queue any more: releases payloads still waiting.</summary>
+    public void ReleasePayloads()
+    {
+        if (_payloads is null)
+        {
+            return;
+        }
+
+        while (_payloads.TryDequeue(out var payload))
+        {
+            payload.Release();
+        }
+    }
+
     /// <summary>Encodes one message frame into the outbound queue; the last frame publishes the message.</summary>
     public void WriteFrame(ReadOnlySpan<byte> data, bool more)
     {
+        if (_socket.PendingPayload is { } payload && !IsInproc && payload.Length == data.Length
+            && System.Runtime.CompilerServices.Unsafe.AreSame(
+                ref System.Runtime.InteropServices.MemoryMarshal.GetReference(data),
+                ref System.Runtime.InteropServices.MemoryMarshal.GetReference(payload.Span)))
+        {
+            WriteExternalFrame(payload, more);
+            return;
+        }
+
         int headerLength = ZmtpFrame.GetHeaderLength(data.Length);
         var span = Outbound.GetSpan(headerLength + data.Length);
         ZmtpFrame.WriteHeader(span, data.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
@@ -122,6 +165,23 @@ internal sealed class Pipe
             {
                 WakeWriter();
             }
+        }
+    }
+
+    /// <summary>Queues only the header of a large frame; its bytes go to the wire from where they lie.</summary>
+    private void WriteExternalFrame(OutboundPayload payload, bool more)
+    {
+        int headerLength = ZmtpFrame.GetHeaderLength(payload.Length);
+        var span = Outbound.GetSpan(headerLength);
+        ZmtpFrame.WriteHeader(span, payload.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
+        span[0] |= QueuedFrame.ExternalMarker;
+        payload.AddReference();
+        (_payloads ??= new()).Enqueue(payload);
+        Outbound.Advance(headerLength);
+        if (!more)
+        {
+            Outbound.Commit(1);
+            WakeWriter();
         }
     }
 
@@ -178,6 +238,12 @@ internal sealed class Pipe
     /// <summary>Drops every queued inbound message (the socket is closing or the pipe is dropped).</summary>
     public void DiscardInbound()
     {
+        if (IsTerminated)
+        {
+            // Large payloads nobody will send any more: release them (zero-copy callbacks run now).
+            ReleasePayloads();
+        }
+
         Inbound.ConsumeAll();
         if (Interlocked.Exchange(ref _readerPaused, 0) != 0)
         {

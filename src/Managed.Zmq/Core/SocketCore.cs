@@ -45,6 +45,12 @@ internal sealed partial class SocketCore
 
     public SocketMonitor Monitor { get; } = new();
 
+    /// <summary>
+    /// During Send(Message) of a large or zero-copy message: its bytes, which pipes queue by
+    /// reference instead of copying (<see cref="Pipe.WriteFrame"/> recognises the span). User thread.
+    /// </summary>
+    public OutboundPayload? PendingPayload { get; set; }
+
     /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
     public bool ReceiveMore { get; set; }
 
@@ -280,7 +286,7 @@ internal sealed partial class SocketCore
             Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
         }
 
-        Context.Inproc.RemoveAll(this);
+        Context.Inproc.RemoveAll(this, keepQueued: linger != 0);
         Monitor.Stop();
         foreach (var pipe in _patternPipes.Keys.ToArray())
         {

@@ -15,6 +15,7 @@ internal sealed partial class ZmtpConnection
     private long _lastReceived;
 
     private long _lastPingSent;
+    private long _firstUnansweredPing;
     private bool _pingOutstanding;
 
     /// <summary>The TTL the peer asked for in its last PING, in ms; 0 when none.</summary>
@@ -69,8 +70,9 @@ internal sealed partial class ZmtpConnection
             return;
         }
 
-        // Our PING went unanswered (no traffic since) for HEARTBEAT_TIMEOUT.
-        if (_pingOutstanding && now - _lastPingSent >= options.HeartbeatTimeout)
+        // Our first PING since the last traffic went unanswered for HEARTBEAT_TIMEOUT (libzmq starts
+        // that timer once and later PINGs do not restart it, L13).
+        if (_pingOutstanding && now - _firstUnansweredPing >= options.HeartbeatTimeout)
         {
             Close(DisconnectReason.Timeout);
             return;
@@ -82,7 +84,11 @@ internal sealed partial class ZmtpConnection
             // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (L13).
             QueueControl(static (span, ttl) => ZmtpHeartbeat.WritePing(span, ttl, default), ZmtpHeartbeat.ToTtlDeciseconds(options.HeartbeatTtl));
             _lastPingSent = now;
-            _pingOutstanding = true;
+            if (!_pingOutstanding)
+            {
+                _firstUnansweredPing = now;
+                _pingOutstanding = true;
+            }
         }
     }
 

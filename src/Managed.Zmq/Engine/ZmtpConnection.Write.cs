@@ -5,6 +5,9 @@ namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
+    /// <summary>The header of a large frame, copied out of the queue with its marker cleared.</summary>
+    private readonly byte[] _headerScratch = new byte[ZmtpFrame.MaxHeaderLength];
+
     /// <summary>CURVE: where encrypted frames are assembled before a send.</summary>
     private byte[]? _cipherOut;
 
@@ -80,6 +83,19 @@ internal sealed partial class ZmtpConnection
                     }
                 }
 
+                int external = FindExternal(batch.Span);
+                if (external == 0)
+                {
+                    await SendExternalFrameAsync(pipe, batch).ConfigureAwait(true);
+                    continue;
+                }
+
+                if (external > 0)
+                {
+                    // Send what precedes the large payload first; it goes out next turn.
+                    batch = batch[..external];
+                }
+
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 await SendFramesAsync(batch).ConfigureAwait(true);
                 outbound.Consume(batch.Length);
@@ -94,6 +110,60 @@ internal sealed partial class ZmtpConnection
         catch (Exception ex) when (IsConnectionError(ex))
         {
             Close(DisconnectReason.ConnectionLost);
+        }
+    }
+
+    /// <summary>Offset of the first frame whose payload lies outside the queue, or -1.</summary>
+    private static int FindExternal(ReadOnlySpan<byte> frames)
+    {
+        int offset = 0;
+        while (offset < frames.Length)
+        {
+            int queued = QueuedFrame.Read(frames[offset..], out _, out bool external);
+            if (external)
+            {
+                return offset;
+            }
+
+            offset += queued;
+        }
+
+        return -1;
+    }
+
+    /// <summary>
+    /// Sends one large frame from the Message's own memory: its header from the queue (marker
+    /// cleared in a copy, so a retry after a lost connection finds the queue intact), then the
+    /// payload, which is released only once it went out.
+    /// </summary>
+    private async ValueTask SendExternalFrameAsync(Pipe pipe, ReadOnlyMemory<byte> batch)
+    {
+        int queued = QueuedFrame.Read(batch.Span, out var header, out _);
+        var payload = pipe.PeekPayload();
+        var headerBytes = _headerScratch;
+        batch.Span[..queued].CopyTo(headerBytes);
+        headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
+        if (_cipher is null)
+        {
+            await _transport.SendAsync(headerBytes.AsMemory(0, queued)).ConfigureAwait(true);
+            await _transport.SendAsync(payload.Memory).ConfigureAwait(true);
+        }
+        else
+        {
+            // CURVE boxes header and body together: assemble them (encryption copies anyway).
+            var frame = new byte[queued + payload.Length];
+            headerBytes.AsSpan(0, queued).CopyTo(frame);
+            payload.Span.CopyTo(frame.AsSpan(queued));
+            await SendFramesAsync(frame).ConfigureAwait(true);
+        }
+
+        pipe.TakePayload().Release();
+        pipe.Outbound.Consume(queued);
+        pipe.OutboundMidMessage = header.More;
+        if (!header.More)
+        {
+            pipe.Outbound.MessagesConsumed(1);
+            _socket.Signal.Notify();
         }
     }
 
@@ -142,7 +212,7 @@ internal sealed partial class ZmtpConnection
         endsMidMessage = false;
         while (!frames.IsEmpty)
         {
-            ZmtpFrame.TryReadHeader(frames, out var header);
+            int queued = QueuedFrame.Read(frames, out var header, out _);
             if (!header.IsCommand)
             {
                 endsMidMessage = header.More;
@@ -152,7 +222,7 @@ internal sealed partial class ZmtpConnection
                 }
             }
 
-            frames = frames.Slice(header.HeaderLength + (int)header.BodyLength);
+            frames = frames[queued..];
         }
 
         return messages;
@@ -164,13 +234,13 @@ internal sealed partial class ZmtpConnection
         int offset = 0;
         while (offset < frames.Length)
         {
-            ZmtpFrame.TryReadHeader(frames[offset..], out var header);
+            int queued = QueuedFrame.Read(frames[offset..], out var header, out _);
             if (header.IsCommand)
             {
                 return offset;
             }
 
-            offset += header.HeaderLength + (int)header.BodyLength;
+            offset += queued;
         }
 
         return -1;
@@ -202,8 +272,12 @@ internal sealed partial class ZmtpConnection
         int skipped = 0;
         while (skipped < frames.Length)
         {
-            ZmtpFrame.TryReadHeader(frames.Slice(skipped), out var header);
-            skipped += header.HeaderLength + (int)header.BodyLength;
+            skipped += QueuedFrame.Read(frames[skipped..], out var header, out bool external);
+            if (external)
+            {
+                pipe.TakePayload().Release();
+            }
+
             if (!header.More && !header.IsCommand)
             {
                 pipe.OutboundMidMessage = false;

@@ -97,6 +97,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Runs the connection to its end. Must be called on <see cref="IoThread"/>.</summary>
     public async Task<DisconnectReason> RunAsync()
     {
+        if (_socket.SocketType == SocketType.Stream)
+        {
+            return await RunRawAsync().ConfigureAwait(true);
+        }
+
         var options = _socket.Options;
         var handshakeTimer = options.HandshakeInterval > 0
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
@@ -159,6 +164,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         StopHeartbeats();
 
         pipe.SetEngine(null);
+        if (_connectPipe is null)
+        {
+            // An accepted pipe dies with its connection: nobody will send what is left.
+            pipe.ReleasePayloads();
+        }
+
         _mechanism?.Dispose();
         _transport.Dispose();
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);

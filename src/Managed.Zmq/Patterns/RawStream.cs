@@ -1,31 +1,181 @@
+using System.Buffers.Binary;
 using Managed.Zmq.Core;
 
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// STREAM: raw TCP peers without ZMTP. The socket can be created and configured; raw-stream
-/// transport is not implemented yet, so sends and receives report ENOTSUP rather than pretend.
+/// STREAM: raw TCP peers, each named by an id like a ROUTER's. Receives are [id][bytes], and with
+/// Stream_Notify (the default) [id][empty] when a connection comes up and when it goes. Sends are
+/// [id][bytes]; an empty second frame closes that connection; an unknown id gives EHOSTUNREACH.
 /// </summary>
 internal sealed class RawStream : Pattern
 {
+    private readonly Dictionary<byte[], Pipe> _byId = new(RoutingIdComparer.Instance);
+    private readonly Dictionary<byte[], Pipe>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
+    private readonly FairQueue _in = new();
+
+    /// <summary>Connect/disconnect notifications waiting to be received.</summary>
+    private readonly Queue<byte[]> _notifications = new();
+
+    private uint _nextId = (uint)Random.Shared.Next();
+
+    /// <summary>Receive: the id frame went out; the data (or notification's empty) frame comes next.</summary>
+    private Pipe? _receiving;
+    private bool _notificationPending;
+
+    /// <summary>Send: the connection the current message goes to.</summary>
+    private Pipe? _sendPipe;
+    private bool _sendInProgress;
+
     public RawStream(SocketCore socket)
         : base(socket)
     {
+        _lookup = _byId.GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
     public override void Attach(Pipe pipe)
     {
+        if (pipe.FromConnect && !pipe.HasBeenConnected)
+        {
+            // A connect pipe joins when its connection is up (Connected).
+            return;
+        }
+
+        Identify(pipe);
     }
+
+    public override void Connected(Pipe pipe)
+    {
+        if (pipe.PatternState is null)
+        {
+            Identify(pipe);
+        }
+    }
+
+    private void Identify(Pipe pipe)
+    {
+        byte[] id = pipe.RoutingId.Length > 0 ? pipe.RoutingId : Generate();
+        pipe.RoutingId = id;
+        pipe.PatternState = id;
+        _byId[id] = pipe;
+        _in.Add(pipe);
+        if (Socket.Options.StreamNotify)
+        {
+            _notifications.Enqueue(id);
+        }
+    }
+
+    private byte[] Generate()
+    {
+        var id = new byte[5];
+        BinaryPrimitives.WriteUInt32BigEndian(id.AsSpan(1), _nextId++);
+        return id;
+    }
+
+    public override void Disconnected(Pipe pipe) => Detach(pipe);
 
     public override void Detach(Pipe pipe)
     {
+        if (pipe.PatternState is not byte[] id)
+        {
+            return;
+        }
+
+        _byId.Remove(id);
+        _in.Remove(pipe);
+        pipe.PatternState = null;
+        if (_receiving == pipe)
+        {
+            _receiving = null;
+        }
+
+        if (_sendPipe == pipe)
+        {
+            _sendPipe = null;
+        }
+
+        if (Socket.Options.StreamNotify)
+        {
+            _notifications.Enqueue(id);
+        }
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more) => SendStatus.NotSupported;
+    public override RecvStatus Recv<TSink>(ref TSink sink)
+    {
+        if (_notificationPending)
+        {
+            sink.Deliver(default, more: false);
+            _notificationPending = false;
+            return RecvStatus.Received;
+        }
 
-    public override RecvStatus Recv<TSink>(ref TSink sink) => RecvStatus.NotSupported;
+        if (_receiving is { } pipe)
+        {
+            if (!pipe.TryPeekFrame(out var header, out var body))
+            {
+                return RecvStatus.WouldBlock;
+            }
 
-    public override bool CanReceive => false;
+            sink.Deliver(body, more: false);
+            _in.Consume(pipe, header);
+            _receiving = null;
+            return RecvStatus.Received;
+        }
 
-    public override bool CanSend => false;
+        if (_notifications.TryDequeue(out var id))
+        {
+            sink.Deliver(id, more: true);
+            _notificationPending = true;
+            return RecvStatus.Received;
+        }
+
+        if (!_in.TryPeek(out pipe, out _, out _))
+        {
+            return RecvStatus.WouldBlock;
+        }
+
+        sink.Deliver(pipe.RoutingId, more: true);
+        _receiving = pipe;
+        return RecvStatus.Received;
+    }
+
+    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    {
+        if (!_sendInProgress)
+        {
+            if (!more)
+            {
+                // The id frame must be followed by the data frame.
+                return SendStatus.HostUnreachable;
+            }
+
+            if (!_lookup.TryGetValue(frame, out var pipe))
+            {
+                return SendStatus.HostUnreachable;
+            }
+
+            if (!pipe.CanWrite)
+            {
+                return SendStatus.WouldBlock;
+            }
+
+            _sendPipe = pipe;
+            _sendInProgress = true;
+            return SendStatus.Sent;
+        }
+
+        // Raw bytes carry no message boundaries: each frame after the id is sent as it is.
+        _sendPipe?.WriteFrame(frame, more: false);
+        if (!more)
+        {
+            _sendInProgress = false;
+            _sendPipe = null;
+        }
+
+        return SendStatus.Sent;
+    }
+
+    public override bool CanReceive => _notificationPending || _receiving is not null || _notifications.Count > 0 || _in.HasMessage;
+
+    public override bool CanSend => true;
 }

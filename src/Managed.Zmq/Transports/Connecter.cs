@@ -99,6 +99,8 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         }
         finally
         {
+            // The connecter is done with its pipe: large payloads still queued are released.
+            Pipe.ReleasePayloads();
             _socket.Context.EndWork();
         }
     }

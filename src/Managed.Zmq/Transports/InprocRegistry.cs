@@ -75,8 +75,12 @@ internal sealed class InprocRegistry
         }
     }
 
-    /// <summary>Forgets everything <paramref name="socket"/> bound or is waiting to connect to.</summary>
-    public void RemoveAll(SocketCore socket)
+    /// <summary>
+    /// Forgets everything <paramref name="socket"/> bound or is waiting to connect to, except, when
+    /// it closes with a LINGER other than 0, pending connects with messages queued: libzmq keeps
+    /// those, and a socket that binds the name later still receives them.
+    /// </summary>
+    public void RemoveAll(SocketCore socket, bool keepQueued)
     {
         lock (_lock)
         {
@@ -87,7 +91,7 @@ internal sealed class InprocRegistry
 
             foreach (var list in _pending.Values)
             {
-                list.RemoveAll(item => item.Socket == socket);
+                list.RemoveAll(item => item.Socket == socket && !(keepQueued && item.Pipe.Outbound.HasData));
             }
         }
     }
@@ -128,6 +132,11 @@ internal sealed class InprocRegistry
         binder.Enqueue(bindPipe, PipeEventKind.Attached);
         binder.Enqueue(bindPipe, PipeEventKind.Connected);
         connector.Enqueue(connectPipe, PipeEventKind.Connected);
+        if (connector.IsClosed)
+        {
+            // A lingering connect of a closed socket: deliver what it queued, then the pipe goes.
+            binder.Enqueue(bindPipe, PipeEventKind.PeerClosed);
+        }
     }
 
     private static int SumHwm(int a, int b) => a == 0 || b == 0 ? 0 : (int)Math.Min((long)a + b, int.MaxValue);

@@ -57,10 +57,32 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 listenSocket.DualMode = options.Ipv6;
             }
 
-            if (address is TcpAddress)
+            if (address is TcpAddress && options.BindToDevice.Length > 0)
             {
-                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
-                listenSocket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+                if (!OperatingSystem.IsLinux())
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENOTSUP;
+                }
+
+                // SO_BINDTODEVICE (SOL_SOCKET 1, option 25); an unknown device fails the bind with ENODEV.
+                try
+                {
+                    listenSocket.SetRawSocketOption(1, 25, System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0"));
+                }
+                catch (SocketException)
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENODEV;
+                }
+            }
+
+            if (address is TcpAddress && OperatingSystem.IsLinux())
+            {
+                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once. Set
+                // it raw (SOL_SOCKET 1, SO_REUSEADDR 2): .NET's ReuseAddress also sets SO_REUSEPORT on
+                // Linux, which would let a second socket listen on the same port instead of EADDRINUSE.
+                listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
             }
 
             listenSocket.Bind(endPoint);
@@ -79,6 +101,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 SocketError.AddressAlreadyInUse => ZmqConstants.EADDRINUSE,
                 SocketError.AddressNotAvailable => ZmqConstants.EADDRNOTAVAIL,
                 SocketError.AccessDenied => ZmqConstants.EACCES,
+                SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
                 _ => ZmqConstants.EINVAL,
             };
         }

@@ -1,0 +1,131 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// A Message's content handed to the socket without a copy (large messages, zero-copy messages):
+/// the queue carries only the frame header and the write loop sends these bytes from where they
+/// lie, then releases them. Reference counted because PUB may queue one payload to many peers.
+/// </summary>
+/// <remarks>
+/// Release returns a pooled buffer, frees an owned one, or runs the zero-copy free callback,
+/// exactly once, when the last reference goes: after the bytes were written or dropped. It never
+/// runs the caller's callback inline inside Send (issue: "never on a user's thread while it is
+/// inside Send"); such a last release is deferred to the thread pool.
+/// </remarks>
+internal sealed unsafe class OutboundPayload : MemoryManager<byte>
+{
+    private readonly byte* _data;
+    private Action<nint>? _freeCallback;
+    private MessagePool? _pool;
+    private int _bucket;
+    private bool _owned;
+    private bool _countReturn;
+    private int _references = 1;
+
+    /// <summary>
+    /// A payload over a Message's bytes that does not own them yet: pipes may take references
+    /// while the send is decided; the Adopt methods take ownership once it succeeded.
+    /// </summary>
+    public OutboundPayload(byte* data, int length)
+    {
+        _data = data;
+        Length = length;
+    }
+
+    public int Length { get; }
+
+    /// <summary>True when releasing runs the application's callback.</summary>
+    public bool HasCallback => _freeCallback is not null;
+
+    public ReadOnlySpan<byte> Span => new(_data, Length);
+
+    /// <summary>The bytes as memory, for the socket send (no allocation: this object is the manager).</summary>
+    public new ReadOnlyMemory<byte> Memory => CreateMemory(Length);
+
+    /// <summary>Takes over a zero-copy Message's free callback.</summary>
+    public void AdoptCallback(Action<nint>? callback) => _freeCallback = callback;
+
+    /// <summary>Takes over a pooled buffer: it goes back to <paramref name="pool"/> on release.</summary>
+    public void AdoptPooled(MessagePool pool, int bucket)
+    {
+        _pool = pool;
+        _bucket = bucket;
+    }
+
+    /// <summary>Takes over an owned native buffer: freed on release (an oversize rent also counts as returned).</summary>
+    public void AdoptOwned(MessagePool? oversizePool)
+    {
+        _owned = true;
+        _pool = oversizePool;
+        _countReturn = oversizePool is not null;
+    }
+
+    public void AddReference() => Interlocked.Increment(ref _references);
+
+    /// <summary>Drops one reference; the last one releases the memory now (I/O thread or pool returns).</summary>
+    public void Release()
+    {
+        if (Interlocked.Decrement(ref _references) == 0)
+        {
+            ReleaseMemory();
+        }
+    }
+
+    /// <summary>The socket's own reference, dropped on the user's thread at the end of Send.</summary>
+    public void ReleaseFromSend()
+    {
+        if (Interlocked.Decrement(ref _references) != 0)
+        {
+            return;
+        }
+
+        if (_freeCallback is null)
+        {
+            ReleaseMemory();
+            return;
+        }
+
+        ThreadPool.UnsafeQueueUserWorkItem(static p => p.ReleaseMemory(), this, preferLocal: false);
+    }
+
+    private void ReleaseMemory()
+    {
+        if (_freeCallback is not null)
+        {
+            try
+            {
+                _freeCallback((nint)_data);
+            }
+            catch
+            {
+                // The caller's memory is theirs to manage; a failing callback must not break the write loop.
+            }
+        }
+        else if (_owned)
+        {
+            NativeMemory.Free(_data);
+            if (_countReturn)
+            {
+                _pool!.CountUnpooledReturn();
+            }
+        }
+        else if (_pool is not null)
+        {
+            _pool.ReturnBuffer(_bucket, (nint)_data);
+        }
+    }
+
+    public override Span<byte> GetSpan() => new(_data, Length);
+
+    public override MemoryHandle Pin(int elementIndex = 0) => new(_data + elementIndex);
+
+    public override void Unpin()
+    {
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+    }
+}

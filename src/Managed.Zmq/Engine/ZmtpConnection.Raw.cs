@@ -1,0 +1,126 @@
+using System.Buffers.Binary;
+using Managed.Zmq.Core;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Engine;
+
+internal sealed partial class ZmtpConnection
+{
+    /// <summary>
+    /// STREAM sockets talk to raw TCP peers: no greeting, no handshake, no framing on the wire. Each
+    /// chunk the OS hands us becomes one message in the pipe (framed there only so the socket reads
+    /// it like any other); each queued frame's body goes out as raw bytes, and an empty frame asks
+    /// for the connection to be closed.
+    /// </summary>
+    private async Task<DisconnectReason> RunRawAsync()
+    {
+        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
+        Volatile.Write(ref _pipe, pipe);
+        pipe.Inbound.DiscardUncommitted();
+        pipe.SetEngine(this);
+        _socket.OnPipeConnected(pipe, this);
+
+        var writer = WriteRawLoopAsync(pipe);
+        await ReadRawLoopAsync(pipe).ConfigureAwait(true);
+        Close(DisconnectReason.ConnectionLost);
+        await writer.ConfigureAwait(true);
+
+        pipe.SetEngine(null);
+        _transport.Dispose();
+        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+        _socket.OnPipeDisconnected(pipe, this, _reason);
+        return _reason;
+    }
+
+    private async Task ReadRawLoopAsync(Pipe pipe)
+    {
+        var inbound = pipe.Inbound;
+        try
+        {
+            while (!_closing)
+            {
+                if (pipe.ReceiveHwm > 0 && inbound.QueuedMessages >= pipe.ReceiveHwm && pipe.TryPauseReader())
+                {
+                    await _readerSignal.WaitAsync().ConfigureAwait(true);
+                    continue;
+                }
+
+                // Room for a long frame header in front of whatever arrives.
+                inbound.EnsureSpace(ReceiveSpace + ZmtpFrame.MaxHeaderLength, inbound.WriteOffset);
+                int headerAt = inbound.WriteOffset;
+                var memory = inbound.WriteBuffer.AsMemory(headerAt + ZmtpFrame.MaxHeaderLength);
+                int read = await _transport.ReceiveAsync(memory).ConfigureAwait(true);
+                if (read <= 0)
+                {
+                    return;
+                }
+
+                var header = inbound.WriteBuffer.AsSpan(headerAt, ZmtpFrame.MaxHeaderLength);
+                header[0] = (byte)ZmtpFrameFlags.Long;
+                BinaryPrimitives.WriteUInt64BigEndian(header[1..], (ulong)read);
+                inbound.Advance(ZmtpFrame.MaxHeaderLength + read);
+                inbound.Commit(1);
+                _socket.Signal.Notify();
+            }
+        }
+        catch (Exception ex) when (IsConnectionError(ex))
+        {
+            Close(DisconnectReason.ConnectionLost);
+        }
+    }
+
+    private async Task WriteRawLoopAsync(Pipe pipe)
+    {
+        var outbound = pipe.Outbound;
+        try
+        {
+            while (!_closing)
+            {
+                var batch = outbound.PeekMemory();
+                if (batch.IsEmpty)
+                {
+                    if (_closeWhenDrained)
+                    {
+                        Close(DisconnectReason.LocalClose);
+                        return;
+                    }
+
+                    if (pipe.TryParkWriter())
+                    {
+                        await _writerSignal.WaitAsync().ConfigureAwait(true);
+                    }
+
+                    continue;
+                }
+
+                int queued = QueuedFrame.Read(batch.Span, out var frame, out bool external);
+                if (external)
+                {
+                    var payload = pipe.PeekPayload();
+                    await _transport.SendAsync(payload.Memory).ConfigureAwait(true);
+                    pipe.TakePayload().Release();
+                }
+                else if (frame.BodyLength == 0)
+                {
+                    // An empty frame to a STREAM peer closes that connection (libzmq semantics).
+                    outbound.Consume(queued);
+                    outbound.MessagesConsumed(1);
+                    Close(DisconnectReason.LocalClose);
+                    return;
+                }
+                else
+                {
+                    await _transport.SendAsync(batch.Slice(frame.HeaderLength, (int)frame.BodyLength)).ConfigureAwait(true);
+                }
+
+                outbound.Consume(queued);
+                outbound.MessagesConsumed(1);
+                _socket.Signal.Notify();
+            }
+        }
+        catch (Exception ex) when (IsConnectionError(ex))
+        {
+            Close(DisconnectReason.ConnectionLost);
+        }
+    }
+}
