@@ -65,7 +65,7 @@ internal sealed class ServerUnderTest : IDisposable
                 lock (_events)
                 {
                     _events.Add((BitConverter.ToUInt16(frame, 0), BitConverter.ToInt32(frame, 2)));
-                    Monitor.PulseAll(_events);
+                    System.Threading.Monitor.PulseAll(_events);
                 }
             }
             catch (Exception) when (_stop)
@@ -99,7 +99,7 @@ internal sealed class ServerUnderTest : IDisposable
                         + string.Join(", ", _events.Select(e => $"0x{e.Event:X}/0x{e.Value:X}")));
                 }
 
-                Monitor.Wait(_events, (int)left);
+                System.Threading.Monitor.Wait(_events, (int)left);
             }
         }
     }
