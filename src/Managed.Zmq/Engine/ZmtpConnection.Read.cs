@@ -157,6 +157,13 @@ internal sealed partial class ZmtpConnection
             int plain = _cipher!.Decode(body, inbound.WriteBuffer.AsSpan(inbound.WriteOffset));
             if (plain < 0)
             {
+                // A forged box or a nonce that did not increase: libzmq reports it as a protocol
+                // failure (ZMTP_CRYPTOGRAPHIC, ZMTP_INVALID_SEQUENCE...) before the disconnect.
+                if (_cipher.Error is { IsSilent: false } error)
+                {
+                    _socket.Monitor.Emit(error.Event, error.Value, _endpoint);
+                }
+
                 return false;
             }
 

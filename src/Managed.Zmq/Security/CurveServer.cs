@@ -205,18 +205,24 @@ internal sealed class CurveServer : CurveMechanismBase
         byte[] clientPermanent = plaintext.AsSpan(0, CurveProtocol.KeySize).ToArray();
         Span<byte> vouchKey = stackalloc byte[CurveProtocol.KeySize];
         Span<byte> vouchPlaintext = stackalloc byte[2 * CurveProtocol.KeySize];
-        bool vouchValid = Crypto.BoxBeforeNm(clientPermanent, _transientSecret, vouchKey)
+        bool vouchOpened = Crypto.BoxBeforeNm(clientPermanent, _transientSecret, vouchKey)
             && Open(
                 vouchKey,
                 CurveProtocol.VouchPrefix,
                 plaintext.AsSpan(CurveProtocol.KeySize, CurveProtocol.LongNonceSize),
                 plaintext.AsSpan(CurveProtocol.KeySize + CurveProtocol.LongNonceSize, CurveProtocol.VouchSize - CurveProtocol.LongNonceSize),
-                vouchPlaintext)
-            && CryptographicOperations.FixedTimeEquals(vouchPlaintext.Slice(0, CurveProtocol.KeySize), _clientTransient);
+                vouchPlaintext);
         CryptographicOperations.ZeroMemory(vouchKey);
-        if (!vouchValid)
+        if (!vouchOpened)
         {
             FailCryptographic();
+            return;
+        }
+
+        // A vouch that opens but names another short-term key: libzmq reports a key exchange failure.
+        if (!CryptographicOperations.FixedTimeEquals(vouchPlaintext.Slice(0, CurveProtocol.KeySize), _clientTransient))
+        {
+            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE));
             return;
         }
 

@@ -88,6 +88,20 @@ internal abstract class MechanismBase : IMechanism
             return;
         }
 
+        if (UsesLibzmqPlainErrorForm && commandBody.StartsWith(LibzmqPlainErrorPrefix))
+        {
+            // libzmq's PLAIN ERROR (see SendErrorThenFail): 0x5E "RROR", reason length, reason.
+            var rest = commandBody[LibzmqPlainErrorPrefix.Length..];
+            if (rest.IsEmpty || rest[0] != rest.Length - 1)
+            {
+                Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_ERROR));
+                return;
+            }
+
+            ProcessErrorReason(rest[1..]);
+            return;
+        }
+
         // RFC 23 §Commands: a body that is not even a command (no name) is unexpected.
         if (!ZmtpCommandCodec.TryParse(commandBody, out ZmtpCommand command))
         {
@@ -200,8 +214,23 @@ internal abstract class MechanismBase : IMechanism
     /// <summary>Queues ERROR with <paramref name="reason"/> and fails once it is written.</summary>
     protected void SendErrorThenFail(ReadOnlySpan<byte> reason, MechanismError error)
     {
-        var frame = new byte[ZmtpError.GetFrameLength(reason.Length)];
-        ZmtpError.WriteFrame(frame, reason);
+        byte[] frame;
+        if (UsesLibzmqPlainErrorForm)
+        {
+            // libzmq 4.3's PLAIN writes its ERROR prefix as the C literal "\x05ERROR", which C reads as
+            // 0x5E "RROR"; its PLAIN client accepts only that form, so a PLAIN server sends it.
+            frame = new byte[ZmtpFrame.GetHeaderLength(LibzmqPlainErrorPrefix.Length + 1 + reason.Length) + LibzmqPlainErrorPrefix.Length + 1 + reason.Length];
+            int header = ZmtpFrame.WriteHeader(frame, LibzmqPlainErrorPrefix.Length + 1 + reason.Length, ZmtpFrameFlags.Command);
+            LibzmqPlainErrorPrefix.CopyTo(frame.AsSpan(header));
+            frame[header + LibzmqPlainErrorPrefix.Length] = (byte)reason.Length;
+            reason.CopyTo(frame.AsSpan(header + LibzmqPlainErrorPrefix.Length + 1));
+        }
+        else
+        {
+            frame = new byte[ZmtpError.GetFrameLength(reason.Length)];
+            ZmtpError.WriteFrame(frame, reason);
+        }
+
         Error = error;
         _errorPending = true;
         QueueCommand(frame, () => Fail(error));
@@ -274,6 +303,11 @@ internal abstract class MechanismBase : IMechanism
             return;
         }
 
+        ProcessErrorReason(reason);
+    }
+
+    private void ProcessErrorReason(ReadOnlySpan<byte> reason)
+    {
         if (reason.Length == 3 && reason[0] is >= (byte)'3' and <= (byte)'5' && reason[1] == (byte)'0' && reason[2] == (byte)'0')
         {
             Fail(MechanismError.Auth((reason[0] - '0') * 100));
@@ -282,6 +316,12 @@ internal abstract class MechanismBase : IMechanism
 
         Fail(MechanismError.Silent);
     }
+
+    /// <summary>The bytes libzmq's PLAIN sends where RFC 24 has <c>05 "ERROR"</c>.</summary>
+    private static ReadOnlySpan<byte> LibzmqPlainErrorPrefix => [0x5E, (byte)'R', (byte)'R', (byte)'O', (byte)'R'];
+
+    /// <summary>PLAIN sends and accepts ERROR in libzmq's form (and accepts the RFC form too).</summary>
+    protected virtual bool UsesLibzmqPlainErrorForm => false;
 
     /// <summary>Fails with ZMTP_UNEXPECTED_COMMAND.</summary>
     protected void FailUnexpected() => Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND));

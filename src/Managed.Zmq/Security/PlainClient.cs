@@ -32,6 +32,8 @@ internal sealed class PlainClient : MechanismBase
 
     public override ZmtpMechanism Name => ZmtpMechanism.Plain;
 
+    protected override bool UsesLibzmqPlainErrorForm => true;
+
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
         // RFC 24 §Implementation: plain = C:hello ( S:welcome | S:error ) C:initiate ( S:ready | S:error ).

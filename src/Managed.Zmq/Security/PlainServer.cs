@@ -27,6 +27,8 @@ internal sealed class PlainServer : MechanismBase
 
     public override ZmtpMechanism Name => ZmtpMechanism.Plain;
 
+    protected override bool UsesLibzmqPlainErrorForm => true;
+
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
         switch (_state)
