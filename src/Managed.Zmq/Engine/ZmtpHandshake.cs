@@ -49,7 +49,9 @@ internal sealed class ZmtpHandshake
     {
         var mechanismSettings = _settings.Mechanism;
         var greeting = new byte[ZmtpGreeting.Length];
-        ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, mechanismSettings.AsServer);
+        // L1/L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
+        // so we send 0 too: byte-for-byte the greeting a libzmq peer would send.
+        ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, asServer: false);
         await _transport.SendAsync(greeting).ConfigureAwait(true);
 
         // RFC 23 §Version Negotiation: octet 0, then octet 9, then octet 10 tell whether the peer
