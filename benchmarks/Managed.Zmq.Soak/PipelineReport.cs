@@ -1,0 +1,8 @@
+namespace Managed.Zmq.Soak;
+
+/// <summary>What the PUSH/PULL soak saw; losses are only allowed around restarts, duplicates never.</summary>
+internal readonly record struct PipelineReport(long Sent, long Received, long Lost, long Duplicated, long Restarts)
+{
+    public override string ToString()
+        => $"PUSH/PULL: sent {Sent:N0}, received {Received:N0}, lost {Lost:N0} (across {Restarts} PULL restarts with LINGER 0), duplicated {Duplicated:N0}";
+}
