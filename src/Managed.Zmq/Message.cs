@@ -19,7 +19,7 @@ namespace Managed.Zmq;
 /// the free callback runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
 /// </para>
 /// </remarks>
-public sealed unsafe class Message : IDisposable
+public sealed unsafe partial class Message : IDisposable
 {
     /// <summary>
     /// Largest owned buffer kept for reuse once the content is released. Keeping it makes send-then-receive loops
@@ -452,81 +452,6 @@ public sealed unsafe class Message : IDisposable
         ReleaseContent();
         FreeOwned();
         GC.SuppressFinalize(this);
-    }
-
-    /// <summary>
-    /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
-    /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable.
-    /// </summary>
-    internal void ReleaseAfterSend() => ReleaseContent();
-
-    /// <summary>
-    /// Replaces the content with a frame of <paramref name="size"/> bytes for a receive and returns the span to fill.
-    /// A pooled message whose buffer fits stays pooled; otherwise the content is released and an owned buffer is
-    /// used, reusing its capacity when large enough so steady-state receives do not allocate.
-    /// </summary>
-    internal Span<byte> PrepareReceive(int size)
-    {
-        Debug.Assert(!_disposed && size >= 0, "the caller validates the message and size");
-        _more = false;
-        if (_kind == ContentKind.Pooled && size <= MessagePool.GetBucketCapacity(_bucket))
-        {
-            _size = size;
-            return new Span<byte>(_data, size);
-        }
-
-        ReleaseContent(retainOwned: true);
-        EnsureOwnedCapacity(size);
-        _size = size;
-        return new Span<byte>(_data, size);
-    }
-
-    /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
-    internal void SetMore(bool more) => _more = more;
-
-    /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
-    internal Core.OutboundPayload CreatePayload() => new(_data, _size);
-
-    /// <summary>
-    /// After a successful send: the payload takes over the content (callback, pooled or owned
-    /// buffer) and the Message is left empty, as after a copying send. An owned buffer goes with
-    /// it, so the next Rebuild allocates a new one.
-    /// </summary>
-    internal void DetachInto(Core.OutboundPayload payload)
-    {
-        switch (_kind)
-        {
-            case ContentKind.External:
-                payload.AdoptCallback(Interlocked.Exchange(ref _freeCallback, null));
-                break;
-            case ContentKind.Pooled:
-                payload.AdoptPooled(_pool!, _bucket);
-                _pool = null;
-                break;
-            default:
-                payload.AdoptOwned(_pool);
-                _pool = null;
-                _owned = null;
-                _ownedCapacity = 0;
-                break;
-        }
-
-        _kind = ContentKind.Owned;
-        _data = _owned;
-        _size = 0;
-        _more = false;
-        _bucket = 0;
-    }
-
-    /// <summary>True when the content is the caller's memory with a free callback (zero-copy).</summary>
-    internal bool IsZeroCopy => _kind == ContentKind.External;
-
-    /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
-    internal static Message CreateUnpooledRent(MessagePool pool, int size)
-    {
-        var message = new Message(size);
-        message._pool = pool;
-        return message;
     }
 
     /// <summary>Throws the IOE of a disposed message; kept small so property getters inline.</summary>

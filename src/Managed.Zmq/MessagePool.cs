@@ -285,9 +285,13 @@ public sealed class MessagePool
     /// <summary>Frees a pool buffer for good.</summary>
     internal static unsafe void FreeBuffer(nint buffer) => NativeMemory.AlignedFree((void*)buffer);
 
+    /// <summary>Tests: when set, every pooled rent is recorded until its buffer comes back (see <see cref="PoolLeakTracker"/>).</summary>
+    internal PoolLeakTracker? LeakTracker { get; set; }
+
     /// <summary>Takes back a buffer of bucket <paramref name="index"/> from a message that is done with it.</summary>
     internal void ReturnBuffer(int index, nint buffer)
     {
+        LeakTracker?.Returned(buffer);
         Interlocked.Increment(ref _returns);
         if (GetOrCreateThreadCache().TryPush(index, buffer) || _buckets[index].TryPush(buffer))
         {
@@ -343,6 +347,7 @@ public sealed class MessagePool
             buffer = AllocateBuffer(index);
         }
 
+        LeakTracker?.Rented(buffer);
         return new Message(this, index, buffer, size);
     }
 

@@ -123,8 +123,10 @@ internal sealed class FrameQueue
     /// <remarks>The store of the position is a full fence: the caller then checks whether the consumer is parked.</remarks>
     public void CommitAt(int tailOffset, int messages)
     {
+        // The count first (a plain release store), then the position with a full fence: the one
+        // fence a commit needs, before the caller looks at whether the consumer is parked.
+        Volatile.Write(ref _committedMessages, _committedMessages + messages);
         Interlocked.Exchange(ref _committed, _tail.BaseOffset + tailOffset);
-        Interlocked.Exchange(ref _committedMessages, _committedMessages + messages);
     }
 
     public void Commit(int messages) => CommitAt(_writeOffset, messages);

@@ -4,27 +4,26 @@ namespace Managed.Zmq.Threading;
 
 /// <summary>
 /// An auto-reset signal with one async waiter, the way a user thread (or the I/O thread itself)
-/// wakes a connection's read or write loop. The waiter's continuation is queued on its
-/// <see cref="IoThread"/> directly, never run inline on the setter and never allocating.
+/// wakes a connection's read or write loop. A <see cref="Set"/> with nobody waiting is remembered,
+/// so the next <see cref="WaitAsync"/> completes at once.
 /// </summary>
 /// <remarks>
-/// A <see cref="Set"/> with nobody waiting is remembered, so the next <see cref="WaitAsync"/>
-/// completes at once. Set and the awaiter's OnCompleted race to hand the continuation over; a
-/// two-party gate makes exactly the second of them schedule it.
+/// The only state shared across threads is one integer. The waiter's value-task source is touched
+/// on the owning I/O thread alone: a setter on another thread queues the completion there, where it
+/// runs the continuation inline. So there is no race between registering a continuation and
+/// completing it, and nothing is allocated per wake-up.
 /// </remarks>
 internal sealed class AsyncSignal : IValueTaskSource
 {
     private const int Idle = 0;
     private const int Waiting = 1;
     private const int Signaled = 2;
-    private const int Completed = 3;
+
+    private static readonly Action<object?> s_complete = static s => ((AsyncSignal)s!)._core.SetResult(true);
 
     private readonly IoThread _thread;
-    private Action<object?>? _continuation;
-    private object? _continuationState;
+    private ManualResetValueTaskSourceCore<bool> _core;
     private int _state;
-    private int _gate;
-    private short _version;
 
     public AsyncSignal(IoThread thread)
     {
@@ -39,10 +38,7 @@ internal sealed class AsyncSignal : IValueTaskSource
             return default;
         }
 
-        _version++;
-        _continuation = null;
-        _continuationState = null;
-        Volatile.Write(ref _gate, 0);
+        _core.Reset();
         if (Interlocked.CompareExchange(ref _state, Waiting, Idle) != Idle)
         {
             // Set slipped in between the two steps and left Signaled behind.
@@ -50,54 +46,42 @@ internal sealed class AsyncSignal : IValueTaskSource
             return default;
         }
 
-        return new ValueTask(this, _version);
+        return new ValueTask(this, _core.Version);
     }
 
+    /// <summary>Wakes the waiter, or remembers the signal for the next wait. Any thread.</summary>
     public void Set()
     {
         while (true)
         {
             int state = Volatile.Read(ref _state);
-            switch (state)
+            if (state == Signaled)
             {
-                case Signaled or Completed:
+                return;
+            }
+
+            if (state == Idle)
+            {
+                if (Interlocked.CompareExchange(ref _state, Signaled, Idle) == Idle)
+                {
                     return;
-                case Idle:
-                    if (Interlocked.CompareExchange(ref _state, Signaled, Idle) == Idle)
-                    {
-                        return;
-                    }
+                }
 
-                    break;
-                case Waiting:
-                    if (Interlocked.CompareExchange(ref _state, Completed, Waiting) == Waiting)
-                    {
-                        PassGate();
-                        return;
-                    }
+                continue;
+            }
 
-                    break;
+            if (Interlocked.CompareExchange(ref _state, Idle, Waiting) == Waiting)
+            {
+                _thread.Schedule(s_complete, this);
+                return;
             }
         }
     }
 
-    private void PassGate()
-    {
-        if (Interlocked.Increment(ref _gate) == 2)
-        {
-            _thread.Schedule(_continuation!, _continuationState);
-        }
-    }
+    void IValueTaskSource.GetResult(short token) => _core.GetResult(token);
 
-    void IValueTaskSource.GetResult(short token) => Volatile.Write(ref _state, Idle);
-
-    ValueTaskSourceStatus IValueTaskSource.GetStatus(short token)
-        => Volatile.Read(ref _state) == Completed ? ValueTaskSourceStatus.Succeeded : ValueTaskSourceStatus.Pending;
+    ValueTaskSourceStatus IValueTaskSource.GetStatus(short token) => _core.GetStatus(token);
 
     void IValueTaskSource.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
-    {
-        _continuation = continuation;
-        _continuationState = state;
-        PassGate();
-    }
+        => _core.OnCompleted(continuation, state, token, flags);
 }

@@ -58,7 +58,8 @@ internal sealed class WakeupChannel : IDisposable
     /// <summary>Consumes pending wake-ups. I/O thread.</summary>
     public void Drain()
     {
-        while (_reader.Receive(_drain, SocketFlags.None, out var error) > 0 && error == SocketError.Success)
+        // A short read means nothing is left: no second call just to hear "would block".
+        while (_reader.Receive(_drain, SocketFlags.None, out var error) == _drain.Length && error == SocketError.Success)
         {
         }
     }

@@ -57,6 +57,26 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 listenSocket.DualMode = options.Ipv6;
             }
 
+            if (address is TcpAddress && options.BindToDevice.Length > 0)
+            {
+                if (!OperatingSystem.IsLinux())
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENOTSUP;
+                }
+
+                // SO_BINDTODEVICE (SOL_SOCKET 1, option 25); an unknown device fails the bind with ENODEV.
+                try
+                {
+                    listenSocket.SetRawSocketOption(1, 25, System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0"));
+                }
+                catch (SocketException)
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENODEV;
+                }
+            }
+
             if (address is TcpAddress)
             {
                 // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
@@ -79,6 +99,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 SocketError.AddressAlreadyInUse => ZmqConstants.EADDRINUSE,
                 SocketError.AddressNotAvailable => ZmqConstants.EADDRNOTAVAIL,
                 SocketError.AccessDenied => ZmqConstants.EACCES,
+                SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
                 _ => ZmqConstants.EINVAL,
             };
         }

@@ -26,6 +26,9 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
 
     private bool _disposed;
 
+    /// <summary>The last read came back short: the kernel buffer was empty after it.</summary>
+    private bool _drained;
+
     public ReactorSocketTransport(System.Net.Sockets.Socket socket, IoThread thread, string peerAddress)
     {
         _socket = socket;
@@ -49,15 +52,21 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
             return ValueTask.FromException<int>(new ObjectDisposedException(nameof(ReactorSocketTransport)));
         }
 
-        int received = _socket.Receive(buffer.Span, SocketFlags.None, out var error);
-        if (error == SocketError.Success)
+        if (!_drained)
         {
-            return new ValueTask<int>(received);
-        }
+            int received = _socket.Receive(buffer.Span, SocketFlags.None, out var error);
+            if (error == SocketError.Success)
+            {
+                // A read that did not fill the buffer emptied the kernel's: the next one would only
+                // say "would block", so it waits for readiness instead (one system call saved per wake-up).
+                _drained = received < buffer.Length;
+                return new ValueTask<int>(received);
+            }
 
-        if (error != SocketError.WouldBlock)
-        {
-            return ValueTask.FromException<int>(new SocketException((int)error));
+            if (error != SocketError.WouldBlock)
+            {
+                return ValueTask.FromException<int>(new SocketException((int)error));
+            }
         }
 
         _receiveBuffer = buffer;
@@ -123,6 +132,7 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
             return;
         }
 
+        _drained = error == SocketError.Success && received < _receiveBuffer.Length;
         _receivePending = false;
         _receiveBuffer = default;
         if (error == SocketError.Success)

@@ -28,6 +28,23 @@ internal static class SocketTuning
         }
 
         socket.NoDelay = true;
+
+        if (OperatingSystem.IsLinux())
+        {
+            if (options.TcpMaxRetransmitTimeout > 0)
+            {
+                // Tcp_Maxrt is Linux's TCP_USER_TIMEOUT (IPPROTO_TCP 6, option 18), set through the managed raw-option API.
+                int timeout = options.TcpMaxRetransmitTimeout;
+                TrySet(() => socket.SetRawSocketOption(6, 18, BitConverter.GetBytes(timeout)));
+            }
+
+            if (options.BindToDevice.Length > 0)
+            {
+                // Bindtodevice is SO_BINDTODEVICE (SOL_SOCKET 1, option 25).
+                byte[] device = System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0");
+                TrySet(() => socket.SetRawSocketOption(1, 25, device));
+            }
+        }
         TrySet(() =>
         {
             if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetwork)

@@ -1,0 +1,26 @@
+using Managed.Zmq.Patterns;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>Copies a frame into a caller's span; truncates and reports the full size (libzmq, API §4.3).</summary>
+internal ref struct SpanSink : IFrameSink
+{
+    private readonly Span<byte> _destination;
+
+    public SpanSink(Span<byte> destination)
+    {
+        _destination = destination;
+    }
+
+    public int Size { get; private set; }
+
+    public bool More { get; private set; }
+
+    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    {
+        int count = Math.Min(frame.Length, _destination.Length);
+        frame[..count].CopyTo(_destination);
+        Size = frame.Length;
+        More = more;
+    }
+}
