@@ -29,7 +29,6 @@ internal sealed class BenchConfig : ManualConfig
         AddColumn(new MessagesPerSecondColumn());
         AddColumn(StatisticColumn.Median);
         HideColumns(Column.Error, Column.StdDev, "Job", "WarmupCount", "IterationCount", "IterationTime");
-        WithOptions(ConfigOptions.JoinSummary);
         WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
         WithSummaryStyle(SummaryStyle.Default.WithMaxParameterColumnWidth(20));
     }
