@@ -7,13 +7,16 @@
 #
 # Environment:
 #   COUNT=200000   messages per traced run
+#   RUNS=3         traced runs per implementation (interleaved); the table gives medians
 #   SIZE=64        message size in bytes
 #   SIDES=both     both | libzmq | ours
 #   TIMEOUT=300    seconds before one traced process is killed
 #
 # Each implementation is traced twice, with COUNT messages and with 1 message, and the
 # figure is (calls(COUNT) - calls(1)) / (COUNT - 1) * 1000, so process start-up (the .NET
-# runtime reads hundreds of files) and connection setup drop out. Tracing slows every
+# runtime reads hundreds of files) and connection setup drop out. The COUNT runs are
+# repeated RUNS times, libzmq and ours interleaved; the main table gives the median of
+# each figure over the runs, and a second table the send/recv/wait sums of every run. Tracing slows every
 # traced call down a lot, which can change how much each call batches: read the figures
 # as "how the implementation talks to the kernel", not as what an untraced run does exactly.
 #
@@ -21,6 +24,7 @@
 set -euo pipefail
 
 COUNT=${COUNT:-200000}
+RUNS=${RUNS:-3}
 SIZE=${SIZE:-64}
 SIDES=${SIDES:-both}
 TIMEOUT=${TIMEOUT:-300}
@@ -77,12 +81,12 @@ command_for() { # impl mode
   esac
 }
 
-# trace impl count -> writes $WORK/<impl>.<count>.{local,remote}.strace
+# trace impl count tag -> writes $WORK/<impl>.<tag>.{local,remote}.strace
 trace() {
-  local impl=$1 count=$2 port ep pid waited=0
+  local impl=$1 count=$2 tag=$3 port ep pid waited=0
   port=$(free_port)
   ep="tcp://127.0.0.1:$port"
-  local base=$WORK/$impl.$count
+  local base=$WORK/$impl.$tag
   # shellcheck disable=SC2046
   timeout -k 5 "$TIMEOUT" strace -f -c -e trace="$TRACE" -o "$base.local.strace" \
     $(command_for "$impl" local_thr) "$ep" "$SIZE" "$count" >"$base.local.out" 2>&1 &
@@ -103,14 +107,29 @@ calls() { # strace-summary-file syscall -> number of calls (0 if absent)
   awk -v name="$2" '$NF == name && $4 ~ /^[0-9]+$/ { n = $4 } END { print n + 0 }' "$1"
 }
 
-per_thousand() { # impl side syscall -> calls per 1,000 messages (baseline subtracted)
+per_thousand_run() { # impl side syscall run -> calls per 1,000 messages in that run (baseline subtracted)
   local big small
-  big=$(calls "$WORK/$1.$COUNT.$2.strace" "$3")
-  small=$(calls "$WORK/$1.1.$2.strace" "$3")
+  big=$(calls "$WORK/$1.run$4.$2.strace" "$3")
+  small=$(calls "$WORK/$1.base.$2.strace" "$3")
   awk -v b="$big" -v s="$small" -v n="$COUNT" 'BEGIN { v = (b - s) * 1000 / (n - 1); if (v < 0) v = 0; printf "%.1f", v }'
 }
 
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+per_thousand() { # impl side syscall -> median over the runs
+  local i vals=()
+  for ((i = 1; i <= RUNS; i++)); do vals+=("$(per_thousand_run "$1" "$2" "$3" "$i")"); done
+  median "${vals[@]}"
+}
+
 sum() { awk 'BEGIN { t = 0; for (i = 1; i < ARGC; i++) t += ARGV[i]; printf "%.1f", t }' "$@"; }
+
+group_sum_run() { # impl side run calls... -> sum over those calls in one run
+  local impl=$1 side=$2 run=$3 c vals=()
+  shift 3
+  for c in "$@"; do vals+=("$(per_thousand_run "$impl" "$side" "$c" "$run")"); done
+  sum "${vals[@]}"
+}
 
 main() {
   ((COUNT > 1)) || die "COUNT must be above 1"
@@ -119,16 +138,21 @@ main() {
   [[ $SIDES != ours ]] && impls+=(libzmq)
   [[ $SIDES != libzmq ]] && impls+=(ours)
 
-  local impl
+  local impl i
   for impl in "${impls[@]}"; do
-    say "tracing $impl: $COUNT x $SIZE B, then 1 message for the baseline ..."
-    trace "$impl" "$COUNT"
-    trace "$impl" 1
+    say "tracing $impl: 1 message, the baseline ..."
+    trace "$impl" 1 base
+  done
+  for ((i = 1; i <= RUNS; i++)); do
+    for impl in "${impls[@]}"; do
+      say "tracing $impl: run $i of $RUNS, $COUNT x $SIZE B ..."
+      trace "$impl" "$COUNT" "run$i"
+    done
   done
 
   echo
-  echo "System calls per 1,000 messages: PUSH/PULL tcp loopback, $SIZE B, $COUNT messages under strace -f -c"
-  echo "(a 1-message run subtracted). send = ${SEND_CALLS[*]}; recv = ${RECV_CALLS[*]}; wait = ${WAIT_CALLS[*]}; ${INFO_CALLS[*]} in no sum."
+  echo "System calls per 1,000 messages: PUSH/PULL tcp loopback, $SIZE B, $COUNT messages under strace -f -c,"
+  echo "median of $RUNS runs (a 1-message run subtracted). send = ${SEND_CALLS[*]}; recv = ${RECV_CALLS[*]}; wait = ${WAIT_CALLS[*]}; ${INFO_CALLS[*]} in no sum."
   echo
   local header="| implementation | side | send | recv | wait |" rule="|---|---|---:|---:|---:|" c
   for c in "${ALL_CALLS[@]}"; do header+=" $c |"; rule+="---:|"; done
@@ -148,6 +172,26 @@ main() {
       [[ $impl == ours ]] && name="Managed.Zmq" || name="libzmq 4.3"
       local row="| $name | $label | $(sum "${s[@]}") | $(sum "${r[@]}") | $(sum "${w[@]}") |"
       for c in "${vals[@]}"; do row+=" $c |"; done
+      echo "$row"
+    done
+  done
+
+  echo
+  echo "Every run, send / recv / wait per 1,000 messages:"
+  echo
+  local h2="| implementation | side |" r2="|---|---|"
+  for ((i = 1; i <= RUNS; i++)); do h2+=" run $i |"; r2+="---|"; done
+  echo "$h2"
+  echo "$r2"
+  for impl in "${impls[@]}"; do
+    for side in remote local; do
+      local name label row
+      [[ $side == remote ]] && label="remote_thr (PUSH)" || label="local_thr (PULL)"
+      [[ $impl == ours ]] && name="Managed.Zmq" || name="libzmq 4.3"
+      row="| $name | $label |"
+      for ((i = 1; i <= RUNS; i++)); do
+        row+=" $(group_sum_run "$impl" "$side" "$i" "${SEND_CALLS[@]}") / $(group_sum_run "$impl" "$side" "$i" "${RECV_CALLS[@]}") / $(group_sum_run "$impl" "$side" "$i" "${WAIT_CALLS[@]}") |"
+      done
       echo "$row"
     done
   done
