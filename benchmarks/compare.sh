@@ -25,20 +25,31 @@ SCALE=${SCALE:-1}
 # --------------------------------------------------------------------------------------
 # Scenarios: one line each. Side A is always libzmq -> libzmq; side B uses the local and
 # remote implementations named here (ours | libzmq). Throughput is what the local side
-# (PULL) prints, latency what the remote side (REQ) prints.
+# (PULL, or the bound ROUTER for router_thr) prints, latency what the remote side (REQ)
+# prints. Kinds: thr (local_thr/remote_thr), lat (local_lat/remote_lat), router_thr
+# (local_router_thr/remote_router_thr). Transport inproc runs one process, inproc_thr or
+# inproc_lat, so only B-local matters there (B-remote is "-").
 #
-#   name                      kind transport size  count    B-local B-remote
+#   name                      kind       transport size  count    B-local B-remote
 SCENARIOS=(
-  "tcp-thr-64B                thr  tcp       64    4000000  ours    ours"
-  "tcp-thr-1KiB               thr  tcp       1024  1000000  ours    ours"
-  "tcp-thr-64KiB              thr  tcp       65536 40000    ours    ours"
-  "tcp-lat-64B                lat  tcp       64    20000    ours    ours"
-  "tcp-thr-64B-libzmq>ours    thr  tcp       64    4000000  ours    libzmq"
-  "tcp-thr-64B-ours>libzmq    thr  tcp       64    4000000  libzmq  ours"
-  "tcp-thr-64KiB-libzmq>ours  thr  tcp       65536 40000    ours    libzmq"
-  "tcp-thr-64KiB-ours>libzmq  thr  tcp       65536 40000    libzmq  ours"
-  "tcp-lat-64B-libzmq>ours    lat  tcp       64    20000    ours    libzmq"
-  "tcp-lat-64B-ours>libzmq    lat  tcp       64    20000    libzmq  ours"
+  "tcp-thr-64B                thr        tcp       64    4000000  ours    ours"
+  "tcp-thr-1KiB               thr        tcp       1024  1000000  ours    ours"
+  "tcp-thr-64KiB              thr        tcp       65536 40000    ours    ours"
+  "tcp-lat-64B                lat        tcp       64    20000    ours    ours"
+  "tcp-thr-64B-libzmq>ours    thr        tcp       64    4000000  ours    libzmq"
+  "tcp-thr-64B-ours>libzmq    thr        tcp       64    4000000  libzmq  ours"
+  "tcp-thr-64KiB-libzmq>ours  thr        tcp       65536 40000    ours    libzmq"
+  "tcp-thr-64KiB-ours>libzmq  thr        tcp       65536 40000    libzmq  ours"
+  "tcp-lat-64B-libzmq>ours    lat        tcp       64    20000    ours    libzmq"
+  "tcp-lat-64B-ours>libzmq    lat        tcp       64    20000    libzmq  ours"
+  "tcp-router-thr-64B         router_thr tcp       64    4000000  ours    ours"
+  "ipc-thr-64B                thr        ipc       64    4000000  ours    ours"
+  "ipc-thr-1KiB               thr        ipc       1024  1000000  ours    ours"
+  "ipc-thr-64KiB              thr        ipc       65536 40000    ours    ours"
+  "ipc-lat-64B                lat        ipc       64    20000    ours    ours"
+  "inproc-thr-64B             thr        inproc    64    10000000 ours    -"
+  "inproc-thr-1KiB            thr        inproc    1024  4000000  ours    -"
+  "inproc-lat-64B             lat        inproc    64    100000   ours    -"
 )
 # In cross names "x>y" reads "x's remote side talks to y's local side" (remote_thr sends).
 
@@ -76,7 +87,8 @@ check_tools() {
 build_native() {
   mkdir -p "$NATIVE_BIN"
   local tool
-  for tool in local_thr remote_thr local_lat remote_lat; do
+  for tool in local_thr remote_thr local_lat remote_lat local_router_thr remote_router_thr \
+      inproc_thr inproc_lat; do
     gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/$tool" "$NATIVE_SRC/$tool.c" -lzmq \
       || die "gcc failed for $tool.c"
   done
@@ -91,7 +103,8 @@ build_ours() {
 
 # --------------------------------------------------------------------------------------
 # Transports: how to address a fresh endpoint and how to tell that the bind is up.
-# Adding ipc later means adding a branch to each of these three functions.
+# A new transport means a branch in each of these three functions. inproc has no address:
+# both ends live in one process (run_once runs inproc_thr / inproc_lat).
 
 fresh_address() { # transport -> address (a free tcp port, ...)
   case $1 in
@@ -104,6 +117,10 @@ fresh_address() { # transport -> address (a free tcp port, ...)
         ((++tries < 100)) || die "no free tcp port found"
       done
       echo "$port" ;;
+    ipc)
+      # A fresh Unix-domain socket path inside the log directory (well under 108 bytes).
+      mktemp -u "$LOG_DIR/ipc.XXXXXXXX" ;;
+    inproc) echo "-" ;;
     *) die "unknown transport $1" ;;
   esac
 }
@@ -111,6 +128,7 @@ fresh_address() { # transport -> address (a free tcp port, ...)
 endpoint() { # transport address -> endpoint string
   case $1 in
     tcp) echo "tcp://127.0.0.1:$2" ;;
+    ipc) echo "ipc://$2" ;;
     *) die "unknown transport $1" ;;
   esac
 }
@@ -118,6 +136,7 @@ endpoint() { # transport address -> endpoint string
 is_ready() { # transport address -> success when the local side is listening
   case $1 in
     tcp) [[ -n $(ss -Hltn "sport = :$2") ]] ;;
+    ipc) [[ -S $2 ]] ;;
     *) die "unknown transport $1" ;;
   esac
 }
@@ -134,9 +153,13 @@ command_for() { # impl mode -> command words
 }
 
 # run_once kind transport size count local-impl remote-impl tag -> prints the figure
-# (msg/s for thr, one-way us for lat) or returns non-zero.
+# (msg/s for thr and router_thr, one-way us for lat) or returns non-zero.
 run_once() {
   local kind=$1 transport=$2 size=$3 count=$4 local_impl=$5 remote_impl=$6 tag=$7
+  if [[ $transport == inproc ]]; then
+    run_inproc "$@"
+    return
+  fi
   local address ep local_cmd remote_cmd local_pid
   address=$(fresh_address "$transport")
   ep=$(endpoint "$transport" "$address")
@@ -166,6 +189,7 @@ run_once() {
     kill "$local_pid" 2>/dev/null || true
   fi
   wait "$local_pid" || local_rc=$?
+  [[ $transport == ipc ]] && rm -f "$address"
   if ((remote_rc != 0 || local_rc != 0)); then
     say "  failed (local rc=$local_rc, remote rc=$remote_rc; 124 = timeout); see $LOG_DIR/$tag.*"
     return 1
@@ -173,10 +197,30 @@ run_once() {
 
   local figure
   case $kind in
-    thr) figure=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$local_out") ;;
+    *thr) figure=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$local_out") ;;
     lat) figure=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$remote_out") ;;
   esac
   [[ -n $figure ]] || { say "  no result line; see $LOG_DIR/$tag.*"; return 1; }
+  echo "$figure"
+}
+
+# run_inproc: same contract as run_once, one process (inproc_thr or inproc_lat of local-impl).
+run_inproc() {
+  local kind=$1 size=$3 count=$4 impl=$5 tag=$7
+  local cmd out=$LOG_DIR/$tag.inproc rc=0
+  cmd=$(command_for "$impl" "inproc_$kind")
+  # shellcheck disable=SC2086
+  timeout -k 5 "$TIMEOUT" $cmd "$size" "$count" >"$out" 2>&1 || rc=$?
+  if ((rc != 0)); then
+    say "  failed (rc=$rc; 124 = timeout); see $out"
+    return 1
+  fi
+  local figure
+  case $kind in
+    thr) figure=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$out") ;;
+    lat) figure=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$out") ;;
+  esac
+  [[ -n $figure ]] || { say "  no result line; see $out"; return 1; }
   echo "$figure"
 }
 
@@ -196,7 +240,7 @@ stats() { # values... -> "min median max" (or "- - -" when there are none)
 fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
   [[ $2 =~ ^[0-9.]+$ ]] || { echo "$2"; return; }
   case $1 in
-    thr) awk -v x="$2" 'BEGIN {
+    *thr) awk -v x="$2" 'BEGIN {
            s = sprintf("%.0f", x); out = ""
            while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
            print s out }' ;;
@@ -231,7 +275,7 @@ main() {
       fi
       [[ $SIDES == both ]] || continue
       if v=$(run_once "$kind" "$transport" "$size" "$count" "$b_local" "$b_remote" "$name.$i.B"); then
-        b_vals+=("$v"); say "  run $i B $b_remote>$b_local: $v"
+        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(inproc) }>$b_local: $v"
       else
         ((++b_fail))
       fi
@@ -250,7 +294,7 @@ main() {
     else
       ratio=-
     fi
-    [[ $kind == thr ]] && unit="msg/s" || unit="us (1-way)"
+    [[ $kind == *thr ]] && unit="msg/s" || unit="us (1-way)"
     local note=""
     ((a_fail + b_fail)) && note=" (failed runs: A $a_fail, B $b_fail)"
     rows+=("| $name$note | $size | $count | $unit | $(fmt "$kind" "$a_min") | $(fmt "$kind" "$a_med") | $(fmt "$kind" "$a_max") | $(fmt "$kind" "$b_min") | $(fmt "$kind" "$b_med") | $(fmt "$kind" "$b_max") | $ratio |")

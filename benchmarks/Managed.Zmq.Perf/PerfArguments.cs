@@ -37,6 +37,23 @@ internal readonly record struct PerfArguments(string Endpoint, int MessageSize, 
         return true;
     }
 
+    /// <summary>
+    /// Parses the two arguments of the one-process inproc tools,
+    /// <c>&lt;message-size&gt; &lt;count&gt;</c>; <see cref="Endpoint"/> is left empty.
+    /// </summary>
+    public static bool TryParseInproc(string mode, string countName, ReadOnlySpan<string> args, out PerfArguments result)
+    {
+        result = default;
+        if (args.Length != 2)
+        {
+            Console.WriteLine($"usage: {mode} <message-size> <{countName}>");
+            return false;
+        }
+
+        string[] withEndpoint = [string.Empty, args[0], args[1]];
+        return TryParse(mode, "unused", countName, withEndpoint, out result);
+    }
+
     private static bool TryParseNonNegative(string text, out int value) =>
         int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
 }

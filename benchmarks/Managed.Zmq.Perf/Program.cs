@@ -22,6 +22,10 @@ internal static class Program
                 RemoteThroughput.Name => RemoteThroughput.Run(rest),
                 LocalLatency.Name => LocalLatency.Run(rest),
                 RemoteLatency.Name => RemoteLatency.Run(rest),
+                InprocThroughput.Name => InprocThroughput.Run(rest),
+                InprocLatency.Name => InprocLatency.Run(rest),
+                LocalRouterThroughput.Name => LocalRouterThroughput.Run(rest),
+                RemoteRouterThroughput.Name => RemoteRouterThroughput.Run(rest),
                 _ => Usage(),
             };
         }
@@ -39,6 +43,10 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf local_lat <bind-to> <message-size> <roundtrip-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_lat <connect-to> <message-size> <roundtrip-count>");
+        Console.WriteLine("       Managed.Zmq.Perf inproc_thr <message-size> <message-count>");
+        Console.WriteLine("       Managed.Zmq.Perf inproc_lat <message-size> <roundtrip-count>");
+        Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
+        Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         return 1;
     }
 }
