@@ -326,6 +326,28 @@ public sealed class MessagePool
         }
     }
 
+    /// <summary>
+    /// A pooled buffer of at least <paramref name="size"/> bytes (at most 4 MiB) without a Message
+    /// around it, for the socket's own copies of large span sends; returned through <see cref="ReturnBuffer"/>.
+    /// </summary>
+    internal nint RentBuffer(int size, out int bucket)
+    {
+        Interlocked.Increment(ref _rents);
+        bucket = GetBucketIndex(size);
+        if (GetOrCreateThreadCache().TryPop(bucket, out nint buffer) || _buckets[bucket].TryPop(out buffer))
+        {
+            Interlocked.Increment(ref _hits);
+        }
+        else
+        {
+            Interlocked.Increment(ref _misses);
+            buffer = AllocateBuffer(bucket);
+        }
+
+        LeakTracker?.Rented(buffer);
+        return buffer;
+    }
+
     private Message RentCore(int size)
     {
         Interlocked.Increment(ref _rents);

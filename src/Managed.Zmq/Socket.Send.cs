@@ -27,7 +27,9 @@ public sealed partial class Socket
     public bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
     {
         ThrowIfDisposed();
-        var status = _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+        var status = data.Length >= ZeroCopyThreshold && data.Length <= MessagePool.MaxBucketSize && _core.Options.Mechanism != 2
+            ? SendLargeCopy(data, flags)
+            : _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
         if (status == SendStatus.Sent)
         {
             return true;
@@ -149,6 +151,34 @@ public sealed partial class Socket
         payload.ReleaseFromSend();
         return size;
     }
+
+    /// <summary>
+    /// A large span is copied once into a pooled native buffer that the write loop sends from and
+    /// then returns: no large segment is allocated on the managed heap per message (the queue would
+    /// otherwise hold up to HWM such copies), and the bytes reach the wire without a second copy.
+    /// </summary>
+    private unsafe SendStatus SendLargeCopy(ReadOnlySpan<byte> data, SendFlags flags)
+    {
+        nint buffer = s_largeCopies.RentBuffer(data.Length, out int bucket);
+        data.CopyTo(new Span<byte>((void*)buffer, data.Length));
+        var payload = new Core.OutboundPayload((byte*)buffer, data.Length);
+        payload.AdoptPooled(s_largeCopies, bucket);
+        _core.PendingPayload = payload;
+        try
+        {
+            return _core.Send(payload.Span, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+        }
+        finally
+        {
+            _core.PendingPayload = null;
+
+            // The pipes that queued it hold their own references; if none did, the buffer goes back now.
+            payload.ReleaseFromSend();
+        }
+    }
+
+    /// <summary>Native buffers for the copies of large span sends; private, so applications' pool statistics stay theirs.</summary>
+    private static readonly MessagePool s_largeCopies = new();
 
     private static void ThrowSendFailure(SendStatus status)
     {
