@@ -19,7 +19,20 @@ internal static class PipelineSoak
         long lastSeen = -1;
         var clock = Stopwatch.StartNew();
 
+        Exception? senderFailure = null;
         var sender = new Thread(() =>
+        {
+            try
+            {
+                SendUntilDone();
+            }
+            catch (Exception ex)
+            {
+                senderFailure = ex;
+            }
+        });
+
+        void SendUntilDone()
         {
             using var push = new Socket(context, SocketType.Push);
             push.SetOption(SocketOption.Linger, 0);
@@ -42,16 +55,27 @@ internal static class PipelineSoak
                     // No connection right now (the PULL is restarting): try again.
                 }
             }
-        });
+        }
+
         sender.Start();
 
         var buffer = new byte[64];
-        while (clock.Elapsed < duration)
+        Exception? receiverFailure = null;
+        while (clock.Elapsed < duration && receiverFailure is null)
         {
             using var pull = new Socket(context, SocketType.Pull);
             pull.SetOption(SocketOption.Linger, 0);
             pull.SetOption(SocketOption.Rcvtimeo, 100);
-            pull.Bind(endpoint);
+            try
+            {
+                pull.Bind(endpoint);
+            }
+            catch (ZmqException ex)
+            {
+                receiverFailure = ex;
+                break;
+            }
+
             var generation = Stopwatch.StartNew();
             while (generation.Elapsed < restartEvery && clock.Elapsed < duration)
             {
@@ -77,6 +101,11 @@ internal static class PipelineSoak
         }
 
         sender.Join();
+        if (senderFailure is not null || receiverFailure is not null)
+        {
+            Console.WriteLine($"PUSH/PULL soak stopped early: sender {senderFailure?.Message ?? "ok"}, receiver {receiverFailure?.Message ?? "ok"} at {clock.Elapsed}");
+        }
+
         return new PipelineReport(sent, received, lost, duplicated, restarts - 1);
     }
 
