@@ -79,7 +79,7 @@ internal static class PipelineSoak
             var generation = Stopwatch.StartNew();
             while (generation.Elapsed < restartEvery && clock.Elapsed < duration)
             {
-                if (pull.Recv(buffer, RecvFlags.None) < 0)
+                if (TryReceive(pull, buffer) < 0)
                 {
                     continue;
                 }
@@ -109,11 +109,11 @@ internal static class PipelineSoak
         return new PipelineReport(sent, received, lost, duplicated, restarts - 1);
     }
 
-    private static int Recv(this Socket socket, byte[] buffer, RecvFlags flags)
+    private static int TryReceive(Socket socket, byte[] buffer)
     {
         try
         {
-            return socket.Recv(buffer, flags);
+            return socket.Recv(buffer);
         }
         catch (ZmqException ex) when (ex.ErrorCode == ErrorCode.EAGAIN)
         {
