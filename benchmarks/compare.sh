@@ -299,7 +299,7 @@ main() {
       fi
       [[ $SIDES == both ]] || continue
       if v=$(run_once "$kind" "$transport" "$size" "$count" "$b_local" "$b_remote" "$name.$i.B"); then
-        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(inproc) }>$b_local: $v"
+        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(one process) }>$b_local: $v"
       else
         ((++b_fail))
       fi
