@@ -29,6 +29,11 @@ SCALE=${SCALE:-1}
 # prints. Kinds: thr (local_thr/remote_thr), lat (local_lat/remote_lat), router_thr
 # (local_router_thr/remote_router_thr). Transport inproc runs one process, inproc_thr or
 # inproc_lat, so only B-local matters there (B-remote is "-").
+# Transport tcp+curve is tcp with PERF_CURVE=1 for both processes: the local (bind) side is
+# the CURVE server, the remote side the client, with fixed test keys (every other transport
+# runs with PERF_CURVE=0). Kind hs is the one-process `handshake` tool (tcp loopback):
+# median ms from connect to the first message received over a fresh connection, count =
+# connections; like inproc, only B-local matters.
 #
 #   name                      kind       transport size  count    B-local B-remote
 SCENARIOS=(
@@ -50,6 +55,14 @@ SCENARIOS=(
   "inproc-thr-64B             thr        inproc    64    10000000 ours    -"
   "inproc-thr-1KiB            thr        inproc    1024  4000000  ours    -"
   "inproc-lat-64B             lat        inproc    64    100000   ours    -"
+  "tcp-curve-thr-64B          thr        tcp+curve 64    2000000  ours    ours"
+  "tcp-curve-thr-1KiB         thr        tcp+curve 1024  400000   ours    ours"
+  "tcp-curve-thr-64KiB        thr        tcp+curve 65536 16000    ours    ours"
+  "tcp-curve-thr-1KiB-libzmq>ours thr    tcp+curve 1024  400000   ours    libzmq"
+  "tcp-curve-thr-1KiB-ours>libzmq thr    tcp+curve 1024  400000   libzmq  ours"
+  "tcp-curve-lat-64B          lat        tcp+curve 64    20000    ours    ours"
+  "tcp-handshake              hs         tcp       64    50       ours    -"
+  "tcp-curve-handshake        hs         tcp+curve 64    50       ours    -"
 )
 # In cross names "x>y" reads "x's remote side talks to y's local side" (remote_thr sends).
 
@@ -88,7 +101,7 @@ build_native() {
   mkdir -p "$NATIVE_BIN"
   local tool
   for tool in local_thr remote_thr local_lat remote_lat local_router_thr remote_router_thr \
-      inproc_thr inproc_lat; do
+      inproc_thr inproc_lat handshake; do
     gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/$tool" "$NATIVE_SRC/$tool.c" -lzmq \
       || die "gcc failed for $tool.c"
   done
@@ -156,10 +169,13 @@ command_for() { # impl mode -> command words
 # (msg/s for thr and router_thr, one-way us for lat) or returns non-zero.
 run_once() {
   local kind=$1 transport=$2 size=$3 count=$4 local_impl=$5 remote_impl=$6 tag=$7
-  if [[ $transport == inproc ]]; then
+  if [[ $transport == inproc || $kind == hs ]]; then
     run_inproc "$@"
     return
   fi
+  local curve
+  curve=$(curve_env "$transport")
+  transport=${transport%+curve}
   local address ep local_cmd remote_cmd local_pid
   address=$(fresh_address "$transport")
   ep=$(endpoint "$transport" "$address")
@@ -168,7 +184,7 @@ run_once() {
   local local_out=$LOG_DIR/$tag.local remote_out=$LOG_DIR/$tag.remote
 
   # shellcheck disable=SC2086 # command words are split on purpose
-  timeout -k 5 "$TIMEOUT" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
+  timeout -k 5 "$TIMEOUT" env "$curve" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
   local_pid=$!
 
   local waited=0
@@ -184,7 +200,7 @@ run_once() {
 
   local remote_rc=0 local_rc=0
   # shellcheck disable=SC2086
-  timeout -k 5 "$TIMEOUT" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
+  timeout -k 5 "$TIMEOUT" env "$curve" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
   if ((remote_rc != 0)); then
     kill "$local_pid" 2>/dev/null || true
   fi
@@ -204,13 +220,20 @@ run_once() {
   echo "$figure"
 }
 
-# run_inproc: same contract as run_once, one process (inproc_thr or inproc_lat of local-impl).
+curve_env() { # transport -> the PERF_CURVE=... assignment both processes get
+  [[ $1 == *+curve ]] && echo "PERF_CURVE=1" || echo "PERF_CURVE=0"
+}
+
+# run_inproc: same contract as run_once, one process (inproc_thr or inproc_lat of local-impl,
+# or handshake for kind hs).
 run_inproc() {
-  local kind=$1 size=$3 count=$4 impl=$5 tag=$7
-  local cmd out=$LOG_DIR/$tag.inproc rc=0
-  cmd=$(command_for "$impl" "inproc_$kind")
+  local kind=$1 transport=$2 size=$3 count=$4 impl=$5 tag=$7
+  local cmd out=$LOG_DIR/$tag.inproc rc=0 mode=inproc_$kind curve
+  [[ $kind == hs ]] && mode=handshake
+  curve=$(curve_env "$transport")
+  cmd=$(command_for "$impl" "$mode")
   # shellcheck disable=SC2086
-  timeout -k 5 "$TIMEOUT" $cmd "$size" "$count" >"$out" 2>&1 || rc=$?
+  timeout -k 5 "$TIMEOUT" env "$curve" $cmd "$size" "$count" >"$out" 2>&1 || rc=$?
   if ((rc != 0)); then
     say "  failed (rc=$rc; 124 = timeout); see $out"
     return 1
@@ -219,6 +242,7 @@ run_inproc() {
   case $kind in
     thr) figure=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$out") ;;
     lat) figure=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$out") ;;
+    hs) figure=$(sed -n 's/^median handshake: \([0-9.]*\) \[ms\]$/\1/p' "$out") ;;
   esac
   [[ -n $figure ]] || { say "  no result line; see $out"; return 1; }
   echo "$figure"
@@ -244,7 +268,7 @@ fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
            s = sprintf("%.0f", x); out = ""
            while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
            print s out }' ;;
-    lat) printf '%.3f' "$2" ;;
+    lat|hs) printf '%.3f' "$2" ;;
   esac
 }
 
@@ -275,7 +299,7 @@ main() {
       fi
       [[ $SIDES == both ]] || continue
       if v=$(run_once "$kind" "$transport" "$size" "$count" "$b_local" "$b_remote" "$name.$i.B"); then
-        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(inproc) }>$b_local: $v"
+        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(one process) }>$b_local: $v"
       else
         ((++b_fail))
       fi
@@ -294,7 +318,11 @@ main() {
     else
       ratio=-
     fi
-    [[ $kind == *thr ]] && unit="msg/s" || unit="us (1-way)"
+    case $kind in
+      *thr) unit="msg/s" ;;
+      lat) unit="us (1-way)" ;;
+      hs) unit="ms (median connect→msg)" ;;
+    esac
     local note=""
     ((a_fail + b_fail)) && note=" (failed runs: A $a_fail, B $b_fail)"
     rows+=("| $name$note | $size | $count | $unit | $(fmt "$kind" "$a_min") | $(fmt "$kind" "$a_med") | $(fmt "$kind" "$a_max") | $(fmt "$kind" "$b_min") | $(fmt "$kind" "$b_med") | $(fmt "$kind" "$b_max") | $ratio |")
@@ -302,7 +330,7 @@ main() {
 
   echo
   echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends; B = the ends named in the scenario (ours = Managed.Zmq)."
-  echo "Ratio = median B / median A (throughput: higher is better; latency: lower is better)."
+  echo "Ratio = median B / median A (throughput: higher is better; latency and handshake: lower is better)."
   echo
   echo "| scenario | size [B] | count | unit | A min | A median | A max | B min | B median | B max | ratio B/A |"
   echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"

@@ -17,6 +17,7 @@ internal static class LocalLatency
 
         using var context = new Context();
         using var rep = new Socket(context, SocketType.Rep);
+        PerfCurve.Server(rep);
         rep.Bind(a.Endpoint);
 
         byte[] buffer = new byte[a.MessageSize + 1];

@@ -23,6 +23,7 @@ internal static class LocalThroughput
 
         using var context = new Context();
         using var pull = new Socket(context, SocketType.Pull);
+        PerfCurve.Server(pull);
         pull.Bind(a.Endpoint);
 
         // One extra byte so a longer frame is detected rather than silently equal.

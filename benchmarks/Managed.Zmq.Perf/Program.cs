@@ -26,6 +26,7 @@ internal static class Program
                 InprocLatency.Name => InprocLatency.Run(rest),
                 LocalRouterThroughput.Name => LocalRouterThroughput.Run(rest),
                 RemoteRouterThroughput.Name => RemoteRouterThroughput.Run(rest),
+                Handshake.Name => Handshake.Run(rest),
                 _ => Usage(),
             };
         }
@@ -47,6 +48,8 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf inproc_lat <message-size> <roundtrip-count>");
         Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
+        Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
+        Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");
         return 1;
     }
 }

@@ -24,6 +24,7 @@ internal static class RemoteLatency
 
         using var context = new Context();
         using var req = new Socket(context, SocketType.Req);
+        PerfCurve.Client(req);
         req.Connect(a.Endpoint);
 
         byte[] buffer = new byte[a.MessageSize + 1];

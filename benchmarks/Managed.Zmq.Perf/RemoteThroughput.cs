@@ -19,6 +19,7 @@ internal static class RemoteThroughput
         // waits (default Linger -1) until every queued message has been written.
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
+        PerfCurve.Client(push);
         push.Connect(a.Endpoint);
 
         ReadOnlySpan<byte> payload = new byte[a.MessageSize];

@@ -18,6 +18,7 @@ int main(int argc, char *argv[])
     void *rep = zmq_socket(ctx, ZMQ_REP);
     if (!rep)
         perf_die("zmq_socket");
+    perf_curve_server(rep);
     if (zmq_bind(rep, bind_to) != 0)
         perf_die("zmq_bind");
 

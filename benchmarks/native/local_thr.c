@@ -24,6 +24,7 @@ int main(int argc, char *argv[])
     void *pull = zmq_socket(ctx, ZMQ_PULL);
     if (!pull)
         perf_die("zmq_socket");
+    perf_curve_server(pull);
     if (zmq_bind(pull, bind_to) != 0)
         perf_die("zmq_bind");
 

@@ -27,4 +27,40 @@ static inline int perf_parse_count(const char *text, const char *name)
     return (int) value;
 }
 
+/* Opt-in CURVE (PERF_CURVE=1 in the environment, arguments unchanged): the local side
+ * (binds) is the CURVE server, the remote side (connects) the client. Fixed key pairs:
+ * libzmq's documented test keys (see /work/shared/specs/CRYPTO-VECTORS.md), in Z85. */
+#define PERF_CURVE_SERVER_PUBLIC "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
+#define PERF_CURVE_SERVER_SECRET "JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6"
+#define PERF_CURVE_CLIENT_PUBLIC "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID"
+#define PERF_CURVE_CLIENT_SECRET "D:)Q[IlAW!ahhC2ac:9*A}h:p?([4%wOTJ%JR%cs"
+
+static inline int perf_curve_enabled(void)
+{
+    const char *value = getenv("PERF_CURVE");
+    return value != NULL && value[0] != '\0' && strcmp(value, "0") != 0;
+}
+
+/* Call before zmq_bind. */
+static inline void perf_curve_server(void *socket)
+{
+    if (!perf_curve_enabled())
+        return;
+    int one = 1;
+    if (zmq_setsockopt(socket, ZMQ_CURVE_SERVER, &one, sizeof one) != 0
+        || zmq_setsockopt(socket, ZMQ_CURVE_SECRETKEY, PERF_CURVE_SERVER_SECRET, 40) != 0)
+        perf_die("zmq_setsockopt (CURVE server)");
+}
+
+/* Call before zmq_connect. */
+static inline void perf_curve_client(void *socket)
+{
+    if (!perf_curve_enabled())
+        return;
+    if (zmq_setsockopt(socket, ZMQ_CURVE_SERVERKEY, PERF_CURVE_SERVER_PUBLIC, 40) != 0
+        || zmq_setsockopt(socket, ZMQ_CURVE_PUBLICKEY, PERF_CURVE_CLIENT_PUBLIC, 40) != 0
+        || zmq_setsockopt(socket, ZMQ_CURVE_SECRETKEY, PERF_CURVE_CLIENT_SECRET, 40) != 0)
+        perf_die("zmq_setsockopt (CURVE client)");
+}
+
 #endif

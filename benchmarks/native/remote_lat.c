@@ -24,6 +24,7 @@ int main(int argc, char *argv[])
     void *req = zmq_socket(ctx, ZMQ_REQ);
     if (!req)
         perf_die("zmq_socket");
+    perf_curve_client(req);
     if (zmq_connect(req, connect_to) != 0)
         perf_die("zmq_connect");
 

@@ -20,6 +20,7 @@ int main(int argc, char *argv[])
     void *push = zmq_socket(ctx, ZMQ_PUSH);
     if (!push)
         perf_die("zmq_socket");
+    perf_curve_client(push);
     if (zmq_connect(push, connect_to) != 0)
         perf_die("zmq_connect");
 
