@@ -75,9 +75,6 @@ internal sealed class FrameQueue
     /// <summary>Where the producer writes next in <see cref="WriteBuffer"/>.</summary>
     public int WriteOffset => _writeOffset;
 
-    /// <summary>Offset in <see cref="WriteBuffer"/> of the committed end, or 0 when it lies in an earlier segment.</summary>
-    public int CommittedOffsetInTail => (int)Math.Max(0, Volatile.Read(ref _committed) - _tail.BaseOffset);
-
     /// <summary>
     /// Makes sure <paramref name="freeBytes"/> contiguous bytes are free after <see cref="WriteOffset"/>.
     /// When a new segment is needed, the bytes from <paramref name="carryFrom"/> to the write offset

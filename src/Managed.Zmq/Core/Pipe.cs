@@ -137,15 +137,7 @@ internal sealed class Pipe
         Outbound.Advance(headerLength + data.Length);
         if (!more)
         {
-            Outbound.Commit(1);
-            if (PeerSignal is { } peer)
-            {
-                peer.Notify();
-            }
-            else
-            {
-                WakeWriter();
-            }
+            Publish(1);
         }
     }
 
@@ -161,15 +153,7 @@ internal sealed class Pipe
         Outbound.Advance(headerLength);
         if (!more)
         {
-            Outbound.Commit(1);
-            if (PeerSignal is { } peer)
-            {
-                peer.Notify();
-            }
-            else
-            {
-                WakeWriter();
-            }
+            Publish(1);
         }
     }
 
@@ -179,7 +163,16 @@ internal sealed class Pipe
         var span = Outbound.GetSpan(encodedFrame.Length);
         encodedFrame.CopyTo(span);
         Outbound.Advance(encodedFrame.Length);
-        Outbound.Commit(countsAsMessage ? 1 : 0);
+        Publish(countsAsMessage ? 1 : 0);
+    }
+
+    /// <summary>
+    /// Commits what was written and tells the consumer: the inproc peer's socket directly, or the
+    /// engine's write loop if it is parked. The commit is a full fence, which the wake-up check needs.
+    /// </summary>
+    private void Publish(int messages)
+    {
+        Outbound.Commit(messages);
         if (PeerSignal is { } peer)
         {
             peer.Notify();

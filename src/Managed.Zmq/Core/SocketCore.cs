@@ -283,7 +283,7 @@ internal sealed partial class SocketCore
         foreach (var connection in connections)
         {
             // Nothing can be queued for a connection still in its handshake: it just goes.
-            Lingerer.CloseConnection(Context, connection, connection.HandshakeComplete ? linger : 0);
+            Lingerer.CloseConnection(connection, connection.HandshakeComplete ? linger : 0);
         }
 
         Context.Inproc.RemoveAll(this, keepQueued: linger != 0);

@@ -36,11 +36,6 @@ internal sealed class SocketMonitor
     private SocketCore? _pair;
     private int _mask;
 
-    /// <summary>Count of connection teardowns reported (tests check one per connection).</summary>
-    public long TeardownCount => Interlocked.Read(ref _teardowns);
-
-    private long _teardowns;
-
     /// <summary>Starts publishing on <paramref name="pair"/> (already bound), replacing any previous monitor.</summary>
     public void Start(SocketCore pair, int mask)
     {
@@ -120,7 +115,7 @@ internal sealed class SocketMonitor
         switch (result.Outcome)
         {
             case HandshakeOutcome.ProtocolError or HandshakeOutcome.IncompatibleSocketType or HandshakeOutcome.UnsupportedVersion:
-                Emit(HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ProtocolErrors.ZmtpUnspecified, endpoint);
+                Emit(HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED, endpoint);
                 break;
             default:
                 Emit(HandshakeFailedNoDetail, reason == DisconnectReason.Timeout ? ZmqConstants.ETIMEDOUT : ZmqConstants.ECONNRESET, endpoint);
@@ -131,7 +126,6 @@ internal sealed class SocketMonitor
     /// <summary>Every connection teardown raises exactly this one event (DISCONNECTED, value = the OS handle).</summary>
     public void ReportConnectionClosed(string endpoint, int handle)
     {
-        Interlocked.Increment(ref _teardowns);
         Emit(Disconnected, handle, endpoint);
     }
 }

@@ -84,7 +84,7 @@ internal sealed class ZmtpHandshake
         // octets MUST close the connection. libzmq sends no ERROR here (L4).
         if (peer.Mechanism != mechanismSettings.Mechanism)
         {
-            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpMechanismMismatch);
+            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH);
         }
 
         var mechanism = MechanismFactory.Create(mechanismSettings);
@@ -141,7 +141,7 @@ internal sealed class ZmtpHandshake
             if (status != ZmtpStatus.Done)
             {
                 return status == ZmtpStatus.Malformed
-                    ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ProtocolErrors.ZmtpUnspecified)
+                    ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED)
                     : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
             }
 

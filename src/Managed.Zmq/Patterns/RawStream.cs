@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using Managed.Zmq.Core;
 
 namespace Managed.Zmq.Patterns;
@@ -17,7 +16,7 @@ internal sealed class RawStream : Pattern
     /// <summary>Connect/disconnect notifications waiting to be received.</summary>
     private readonly Queue<byte[]> _notifications = new();
 
-    private uint _nextId = (uint)Random.Shared.Next();
+    private readonly GeneratedRoutingIds _generatedIds = new();
 
     /// <summary>Receive: the id frame went out; the data (or notification's empty) frame comes next.</summary>
     private Pipe? _receiving;
@@ -54,7 +53,7 @@ internal sealed class RawStream : Pattern
 
     private void Identify(Pipe pipe)
     {
-        byte[] id = pipe.RoutingId.Length > 0 ? pipe.RoutingId : Generate();
+        byte[] id = pipe.RoutingId.Length > 0 ? pipe.RoutingId : _generatedIds.Next();
         pipe.RoutingId = id;
         pipe.PatternState = id;
         _byId[id] = pipe;
@@ -65,12 +64,6 @@ internal sealed class RawStream : Pattern
         }
     }
 
-    private byte[] Generate()
-    {
-        var id = new byte[5];
-        BinaryPrimitives.WriteUInt32BigEndian(id.AsSpan(1), _nextId++);
-        return id;
-    }
 
     public override void Disconnected(Pipe pipe) => Detach(pipe);
 

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using Managed.Zmq.Core;
 
 namespace Managed.Zmq.Patterns;
@@ -14,8 +13,7 @@ internal sealed class Router : Pattern
     private readonly Dictionary<byte[], Pipe> _byId = new(RoutingIdComparer.Instance);
     private readonly Dictionary<byte[], Pipe>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
 
-    /// <summary>Generated ids are 0x00 + a 32-bit counter starting at a random value (L16).</summary>
-    private uint _nextGeneratedId = (uint)Random.Shared.Next();
+    private readonly GeneratedRoutingIds _generatedIds = new();
 
     /// <summary>Receive: the pipe whose message is being delivered after its id frame went out.</summary>
     private Pipe? _receiving;
@@ -51,7 +49,7 @@ internal sealed class Router : Pattern
     {
         byte[] id = pipe.RoutingId.Length > 0 ? pipe.RoutingId
             : pipe.PeerIdentity.Length > 0 ? pipe.PeerIdentity
-            : Generate();
+            : _generatedIds.Next();
 
         if (_byId.TryGetValue(id, out var existing))
         {
@@ -71,12 +69,6 @@ internal sealed class Router : Pattern
         _in.Add(pipe);
     }
 
-    private byte[] Generate()
-    {
-        var id = new byte[5];
-        BinaryPrimitives.WriteUInt32BigEndian(id.AsSpan(1), _nextGeneratedId++);
-        return id;
-    }
 
     public override void Detach(Pipe pipe) => Forget(pipe);
 

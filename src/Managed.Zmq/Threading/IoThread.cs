@@ -57,9 +57,6 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     /// <summary>True when called from this I/O thread.</summary>
     public bool IsCurrent => t_current == this;
 
-    /// <summary>True when called from any I/O thread of any context.</summary>
-    public static bool IsOnAnyIoThread => t_current is not null;
-
     public override void Schedule(Action<object?> action, object? state) => Enqueue(action, state);
 
     /// <summary>Queues a posted continuation without wrapping it.</summary>

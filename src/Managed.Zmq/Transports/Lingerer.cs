@@ -6,7 +6,7 @@ namespace Managed.Zmq.Transports;
 /// <summary>Closes a connection the LINGER way: now, when drained, or when drained but at most N ms.</summary>
 internal static class Lingerer
 {
-    public static void CloseConnection(Context context, ZmtpConnection connection, int lingerMilliseconds)
+    public static void CloseConnection(ZmtpConnection connection, int lingerMilliseconds)
     {
         if (lingerMilliseconds == 0)
         {
