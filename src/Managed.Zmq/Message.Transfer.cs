@@ -39,7 +39,7 @@ public sealed unsafe partial class Message
     internal void SetMore(bool more) => _more = more;
 
     /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
-    internal Core.OutboundPayload CreatePayload() => new(_data, _size);
+    internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size);
 
     /// <summary>
     /// After a successful send: the payload takes over the content (callback, pooled or owned

@@ -131,7 +131,10 @@ public sealed partial class Socket
         // byte has left, never here inside Send.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        _core.PendingPayload = size >= ZeroCopyThreshold && _core.Options.Mechanism != 2 ? payload : null;
+        // A small zero-copy frame goes by reference too: the write loop copies it into its batch
+        // and runs the free callback on the I/O thread (see SendCoalescedAsync), where a copy here
+        // would leave the callback to be deferred to the thread pool.
+        _core.PendingPayload = _core.Options.Mechanism != 2 ? payload : null;
         SendStatus result;
         try
         {
@@ -161,7 +164,7 @@ public sealed partial class Socket
     {
         nint buffer = s_largeCopies.RentBuffer(data.Length, out int bucket);
         data.CopyTo(new Span<byte>((void*)buffer, data.Length));
-        var payload = new Core.OutboundPayload((byte*)buffer, data.Length);
+        var payload = Managed.Zmq.Core.OutboundPayload.Create((byte*)buffer, data.Length);
         payload.AdoptPooled(s_largeCopies, bucket);
         _core.PendingPayload = payload;
         try

@@ -110,6 +110,13 @@ internal sealed class FrameQueue
         return _tail.Buffer.AsSpan(_writeOffset);
     }
 
+    /// <summary>Moves the write position back to <paramref name="writeOffset"/>, dropping uncommitted bytes after it.</summary>
+    public void Truncate(int writeOffset)
+    {
+        Debug.Assert(writeOffset <= _writeOffset && _tail.BaseOffset + writeOffset >= Volatile.Read(ref _committed));
+        _writeOffset = writeOffset;
+    }
+
     public void Advance(int count)
     {
         Debug.Assert(_writeOffset + count <= _tail.Buffer.Length);
@@ -122,6 +129,11 @@ internal sealed class FrameQueue
     {
         // The count first (a plain release store), then the position with a full fence: the one
         // fence a commit needs, before the caller looks at whether the consumer is parked.
+        if (_payloads is { PendingCount: > 0 } payloads)
+        {
+            payloads.Publish();
+        }
+
         Volatile.Write(ref _committedMessages, _committedMessages + messages);
         Interlocked.Exchange(ref _committed, _tail.BaseOffset + tailOffset);
     }
@@ -134,6 +146,11 @@ internal sealed class FrameQueue
     /// </summary>
     public void DiscardUncommitted()
     {
+        if (_payloads is { PendingCount: > 0 } payloads)
+        {
+            payloads.DiscardPending();
+        }
+
         long committed = Volatile.Read(ref _committed);
         if (committed >= _tail.BaseOffset)
         {
@@ -159,32 +176,31 @@ internal sealed class FrameQueue
     // ---------------------------------------------------------------- payloads
 
     /// <summary>Large payloads queued by reference, in frame order (see <see cref="QueuedFrame"/>).</summary>
-    private System.Collections.Concurrent.ConcurrentQueue<OutboundPayload>? _payloads;
+    private PayloadQueue? _payloads;
 
     /// <summary>Producer: queues the bytes of the external frame being written.</summary>
-    public void EnqueuePayload(OutboundPayload payload)
+    /// <remarks><paramref name="committedNext"/>: the frame ends its message and the producer commits it right away.</remarks>
+    public void EnqueuePayload(OutboundPayload payload, bool committedNext)
     {
         if (_payloads is null)
         {
             Interlocked.CompareExchange(ref _payloads, new(), null);
         }
 
-        _payloads!.Enqueue(payload);
+        _payloads!.Add(payload, committedNext);
     }
 
     /// <summary>Consumer: the payload of the next external frame.</summary>
-    public OutboundPayload PeekPayload()
-    {
-        Volatile.Read(ref _payloads)!.TryPeek(out var payload);
-        return payload!;
-    }
+    public OutboundPayload PeekPayload() => Volatile.Read(ref _payloads)!.Peek();
+
+    /// <summary>Consumer: the payloads of the next external frames, in order, as many as fit; returns how many.</summary>
+    public int PeekPayloads(Span<OutboundPayload?> destination) => Volatile.Read(ref _payloads)?.PeekFront(destination) ?? 0;
+
+    /// <summary>Consumer: removes the <paramref name="count"/> payloads just peeked (the caller releases them).</summary>
+    public void DropPayloads(int count) => Volatile.Read(ref _payloads)!.DropFront(count);
 
     /// <summary>Consumer: takes the payload of the next external frame.</summary>
-    public OutboundPayload TakePayload()
-    {
-        Volatile.Read(ref _payloads)!.TryDequeue(out var payload);
-        return payload!;
-    }
+    public OutboundPayload TakePayload() => Volatile.Read(ref _payloads)!.Dequeue();
 
     /// <summary>Releases every payload still queued (nobody will consume them). Idempotent, any side.</summary>
     public void ReleasePayloads()
@@ -195,9 +211,9 @@ internal sealed class FrameQueue
             return;
         }
 
-        while (payloads.TryDequeue(out var payload))
+        while (payloads.TryTakeAny(out var payload))
         {
-            payload.Release();
+            payload!.Release();
         }
     }
 
@@ -320,9 +336,29 @@ internal sealed class FrameQueue
                 break;
             }
 
+            ReleaseExternalPayloads(span);
             Consume(span.Length);
         }
 
         Interlocked.Exchange(ref _consumedMessages, Volatile.Read(ref _committedMessages));
+    }
+
+    /// <summary>Consumer: releases the payloads of the external frames in <paramref name="frames"/>, which are being dropped.</summary>
+    private void ReleaseExternalPayloads(ReadOnlySpan<byte> frames)
+    {
+        if (Volatile.Read(ref _payloads) is not { } payloads)
+        {
+            return;
+        }
+
+        int offset = 0;
+        while (offset < frames.Length)
+        {
+            offset += QueuedFrame.Read(frames[offset..], out _, out bool external);
+            if (external && payloads.TryDequeue(out var payload))
+            {
+                payload!.Release();
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ namespace Managed.Zmq.Core;
 /// </remarks>
 internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 {
-    private readonly byte* _data;
+    private byte* _data;
     private Action<nint>? _freeCallback;
     private MessagePool? _pool;
     private int _bucket;
@@ -24,17 +24,31 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     private bool _countReturn;
     private int _references = 1;
 
-    /// <summary>
-    /// A payload over a Message's bytes that does not own them yet: pipes may take references
-    /// while the send is decided; the Adopt methods take ownership once it succeeded.
-    /// </summary>
-    public OutboundPayload(byte* data, int length)
+    private OutboundPayload(byte* data, int length)
     {
         _data = data;
         Length = length;
     }
 
-    public int Length { get; }
+    /// <summary>
+    /// A payload over a Message's bytes that does not own them yet: pipes may take references
+    /// while the send is decided; the Adopt methods take ownership once it succeeded. Recycled
+    /// (see <see cref="PayloadPool"/>) once its last reference has released the bytes.
+    /// </summary>
+    public static OutboundPayload Create(byte* data, int length)
+    {
+        if (PayloadPool.TryRent() is not { } payload)
+        {
+            return new OutboundPayload(data, length);
+        }
+
+        payload._data = data;
+        payload.Length = length;
+        payload._references = 1;
+        return payload;
+    }
+
+    public int Length { get; private set; }
 
     /// <summary>True when releasing runs the application's callback.</summary>
     public bool HasCallback => _freeCallback is not null;
@@ -43,6 +57,9 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 
     /// <summary>The bytes as memory, for the socket send (no allocation: this object is the manager).</summary>
     public new ReadOnlyMemory<byte> Memory => CreateMemory(Length);
+
+    /// <summary>The bytes as writable memory, for a receive straight into a pooled buffer.</summary>
+    public Memory<byte> WritableMemory => CreateMemory(Length);
 
     /// <summary>Takes over a zero-copy Message's free callback.</summary>
     public void AdoptCallback(Action<nint>? callback) => _freeCallback = callback;
@@ -115,6 +132,15 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         {
             _pool.ReturnBuffer(_bucket, (nint)_data);
         }
+
+        _freeCallback = null;
+        _pool = null;
+        _bucket = 0;
+        _owned = false;
+        _countReturn = false;
+        _data = null;
+        Length = 0;
+        PayloadPool.Return(this);
     }
 
     public override Span<byte> GetSpan() => new(_data, Length);

@@ -149,7 +149,7 @@ internal sealed class Pipe
         ZmtpFrame.WriteHeader(span, payload.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
         span[0] |= QueuedFrame.ExternalMarker;
         payload.AddReference();
-        Outbound.EnqueuePayload(payload);
+        Outbound.EnqueuePayload(payload, committedNext: !more);
         Outbound.Advance(headerLength);
         if (!more)
         {

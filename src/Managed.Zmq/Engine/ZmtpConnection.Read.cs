@@ -76,6 +76,16 @@ internal sealed partial class ZmtpConnection
                     continue;
                 }
 
+                if (IsDirectFrameWaiting(pipe, out var largeFrame))
+                {
+                    if (!await ReceiveDirectFrameAsync(pipe, largeFrame).ConfigureAwait(true))
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+
                 _parseOffset = inbound.EnsureSpace(Math.Max(ReceiveSpace, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
                 int read = await _transport.ReceiveAsync(inbound.WriteBuffer.AsMemory(inbound.WriteOffset)).ConfigureAwait(true);
                 if (read <= 0)

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
 
@@ -86,7 +87,7 @@ internal sealed partial class ZmtpConnection
                 int external = FindExternal(batch.Span);
                 if (external == 0)
                 {
-                    await SendExternalFrameAsync(pipe, batch).ConfigureAwait(true);
+                    await (IsSmallExternal(pipe) ? SendCoalescedAsync(pipe, batch) : SendExternalFrameAsync(pipe, batch)).ConfigureAwait(true);
                     continue;
                 }
 
@@ -136,6 +137,8 @@ internal sealed partial class ZmtpConnection
     /// cleared in a copy, so a retry after a lost connection finds the queue intact), then the
     /// payload, which is released only once it went out.
     /// </summary>
+    // Pooled builder: the payload send completes asynchronously for most large frames (see ReceiveDirectFrameAsync).
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendExternalFrameAsync(Pipe pipe, ReadOnlyMemory<byte> batch)
     {
         int queued = QueuedFrame.Read(batch.Span, out var header, out _);

@@ -1,0 +1,98 @@
+using System.Runtime.CompilerServices;
+using Managed.Zmq.Core;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Engine;
+
+internal sealed partial class ZmtpConnection
+{
+    /// <summary>From this body size a received message frame goes to a pooled buffer of its own.</summary>
+    private const int DirectFrameThreshold = 32 * 1024;
+
+    /// <summary>
+    /// Native buffers for large received frames; private, so applications' pool statistics stay
+    /// theirs. A buffer goes back when the socket has handed the frame to the application.
+    /// </summary>
+    private static readonly MessagePool s_largeFrames = new();
+
+    /// <summary>
+    /// True when the frame waiting at the parse offset is a large message frame: its header is in
+    /// the queue, and its body should be read straight into a buffer of its own rather than into a
+    /// queue segment as large as the frame. Such segments are too big for any pool to keep, so
+    /// each one would be a new array on the large-object heap and a gen-2 collection now and then.
+    /// </summary>
+    private bool IsDirectFrameWaiting(Pipe pipe, out ZmtpFrameHeader header)
+    {
+        header = default;
+        if (_pendingFrameBytes < DirectFrameThreshold)
+        {
+            return false;
+        }
+
+        var inbound = pipe.Inbound;
+        var status = ZmtpFrame.TryReadHeader(inbound.WriteBuffer.AsSpan(_parseOffset, inbound.WriteOffset - _parseOffset), out header);
+        return status == ZmtpStatus.Done && !header.IsCommand && header.BodyLength <= MessagePool.MaxBucketSize;
+    }
+
+    /// <summary>
+    /// Reads the rest of a large frame into a pooled buffer and queues it as an external frame
+    /// (header in the queue, body by reference, as an inproc peer's large frames are), then
+    /// publishes the message if the frame ends one. False when the connection ended.
+    /// </summary>
+    // Pooled builder: this await completes asynchronously for nearly every large frame, and a
+    // fresh state-machine box per frame would be the only allocation left on this path.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<bool> ReceiveDirectFrameAsync(Pipe pipe, ZmtpFrameHeader header)
+    {
+        var inbound = pipe.Inbound;
+        int bodyLength = (int)header.BodyLength;
+        int bodyStart = _parseOffset + header.HeaderLength;
+        int received = inbound.WriteOffset - bodyStart;
+        var payload = RentFrameBuffer(bodyLength);
+        inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.GetSpan());
+        try
+        {
+            while (received < bodyLength)
+            {
+                // Exactly the frame's remaining bytes: what follows it starts the next receive.
+                int read = await _transport.ReceiveAsync(payload.WritableMemory[received..]).ConfigureAwait(true);
+                if (read <= 0)
+                {
+                    payload.Release();
+                    Close(DisconnectReason.ConnectionLost);
+                    return false;
+                }
+
+                received += read;
+                OnTrafficReceived();
+            }
+        }
+        catch
+        {
+            payload.Release();
+            throw;
+        }
+
+        inbound.WriteBuffer[_parseOffset] |= QueuedFrame.ExternalMarker;
+        inbound.EnqueuePayload(payload, committedNext: !header.More);
+        inbound.Truncate(bodyStart);
+        _parseOffset = bodyStart;
+        _pendingFrameBytes = 0;
+        _inMessage = header.More;
+        if (!header.More)
+        {
+            inbound.CommitAt(bodyStart, 1);
+            _socket.Signal.Notify();
+        }
+
+        return true;
+    }
+
+    private static unsafe OutboundPayload RentFrameBuffer(int length)
+    {
+        nint buffer = s_largeFrames.RentBuffer(length, out int bucket);
+        var payload = OutboundPayload.Create((byte*)buffer, length);
+        payload.AdoptPooled(s_largeFrames, bucket);
+        return payload;
+    }
+}
