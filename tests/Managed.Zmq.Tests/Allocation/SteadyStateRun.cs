@@ -1,0 +1,104 @@
+namespace Managed.Zmq.Tests.Allocation;
+
+/// <summary>
+/// One PUSH→PULL stream measured for managed allocation on both threads: a warm-up that fills the
+/// queues to their high-water mark once (so every queue segment and pooled buffer that the stream
+/// can ever need exists), then the same number of messages counted with
+/// <see cref="GC.GetAllocatedBytesForCurrentThread"/> on the sending and on the receiving thread.
+/// </summary>
+internal sealed class SteadyStateRun : IDisposable
+{
+    /// <summary>Messages the sender queues before the receiver starts: just under inproc's capacity (SNDHWM + RCVHWM = 2000).</summary>
+    private const int QueueFill = 1950;
+
+    private readonly Context _context = new();
+
+    public SteadyStateRun(string endpoint)
+    {
+        Pull = new Socket(_context, SocketType.Pull);
+        Push = new Socket(_context, SocketType.Push);
+        Pull.SetOption(SocketOption.Linger, 0);
+        Push.SetOption(SocketOption.Linger, 0);
+        Pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        Push.SetOption(SocketOption.Sndtimeo, 10_000);
+        Pull.Bind(endpoint);
+        Push.Connect(Pull.GetOptionString(SocketOption.Last_Endpoint));
+    }
+
+    public Socket Pull { get; }
+
+    public Socket Push { get; }
+
+    /// <summary>Bytes allocated by the sending thread over the measured messages.</summary>
+    public long SendAllocated { get; private set; }
+
+    /// <summary>Bytes allocated by the receiving thread over the measured messages.</summary>
+    public long ReceiveAllocated { get; private set; }
+
+    /// <summary>Receives whose size was not the one sent (counted, not asserted, inside the loop: assertions allocate).</summary>
+    public int WrongSizes { get; private set; }
+
+    /// <summary>
+    /// Runs <paramref name="messages"/> warm-up and then <paramref name="messages"/> measured
+    /// messages; <paramref name="send"/> sends one, <paramref name="receive"/> receives one and
+    /// returns its size, which must be <paramref name="size"/>.
+    /// </summary>
+    public void Measure(int messages, int size, Action send, Func<int> receive)
+    {
+        using var queueFilled = new ManualResetEventSlim();
+        Exception? senderFailure = null;
+        var sender = new Thread(() =>
+        {
+            try
+            {
+                for (int i = 0; i < messages; i++)
+                {
+                    send();
+                    if (i == Math.Min(QueueFill, messages - 1))
+                    {
+                        queueFilled.Set();
+                    }
+                }
+
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < messages; i++)
+                {
+                    send();
+                }
+
+                SendAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            }
+            catch (Exception e)
+            {
+                senderFailure = e;
+                queueFilled.Set();
+            }
+        });
+        sender.Start();
+
+        Assert.True(queueFilled.Wait(TimeSpan.FromSeconds(30)), "the sender never filled the queue");
+        int wrongSizes = 0;
+        for (int i = 0; i < messages && senderFailure is null; i++)
+        {
+            wrongSizes += receive() == size ? 0 : 1;
+        }
+
+        long receiveBefore = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < messages && senderFailure is null; i++)
+        {
+            wrongSizes += receive() == size ? 0 : 1;
+        }
+
+        ReceiveAllocated = GC.GetAllocatedBytesForCurrentThread() - receiveBefore;
+        WrongSizes = wrongSizes;
+        Assert.True(sender.Join(TimeSpan.FromSeconds(30)), "the sender did not finish");
+        Assert.Null(senderFailure);
+    }
+
+    public void Dispose()
+    {
+        Push.Dispose();
+        Pull.Dispose();
+        _context.Dispose();
+    }
+}

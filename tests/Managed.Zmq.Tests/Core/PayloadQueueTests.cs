@@ -1,0 +1,191 @@
+using System.Runtime.InteropServices;
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Tests.Core;
+
+/// <summary>
+/// The queue of payloads sent by reference: a payload becomes the consumer's only when its message
+/// is committed, a message cut short releases exactly its own payloads, order survives ring growth,
+/// and an abandoned queue gives back everything it holds.
+/// </summary>
+public sealed unsafe class PayloadQueueTests
+{
+    /// <summary>A payload over its own native byte whose release records its tag.</summary>
+    private static OutboundPayload Payload(List<int> released, int tag)
+    {
+        var memory = (byte*)NativeMemory.Alloc(1);
+        *memory = (byte)tag;
+        var payload = OutboundPayload.Create(memory, 1);
+        payload.AdoptCallback(data =>
+        {
+            lock (released)
+            {
+                released.Add(*(byte*)data);
+            }
+
+            NativeMemory.Free((void*)data);
+        });
+        return payload;
+    }
+
+    private static int TagOf(OutboundPayload payload) => payload.Span[0];
+
+    [Fact]
+    public void Add_NotCommittedNext_InvisibleUntilPublish()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        queue.Add(Payload(released, 1), committedNext: false);
+
+        Assert.False(queue.TryDequeue(out _));
+        Assert.Equal(1, queue.PendingCount);
+
+        queue.Publish();
+
+        Assert.Equal(0, queue.PendingCount);
+        Assert.True(queue.TryDequeue(out var payload));
+        Assert.Equal(1, TagOf(payload!));
+        payload!.Release();
+        Assert.Equal([1], released);
+    }
+
+    [Fact]
+    public void Add_CommittedNextWithNothingPending_VisibleAtOnce()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        queue.Add(Payload(released, 7), committedNext: true);
+
+        Assert.Equal(0, queue.PendingCount);
+        Assert.Equal(7, TagOf(queue.Peek()));
+        queue.Dequeue().Release();
+    }
+
+    [Fact]
+    public void Add_CommittedNextAfterPendingFrames_WaitsForPublishToKeepOrder()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        queue.Add(Payload(released, 1), committedNext: false);
+        queue.Add(Payload(released, 2), committedNext: true);
+
+        Assert.False(queue.TryDequeue(out _));
+        queue.Publish();
+
+        Assert.Equal(1, TagOf(queue.PeekAt(0)));
+        Assert.Equal(2, TagOf(queue.PeekAt(1)));
+        queue.Dequeue().Release();
+        queue.Dequeue().Release();
+    }
+
+    [Fact]
+    public void DiscardPending_ReleasesOnlyTheUncommittedMessage()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        queue.Add(Payload(released, 1), committedNext: true);
+        queue.Add(Payload(released, 2), committedNext: false);
+        queue.Add(Payload(released, 3), committedNext: false);
+
+        queue.DiscardPending();
+
+        Assert.Equal([2, 3], released);
+        Assert.Equal(0, queue.PendingCount);
+        Assert.True(queue.TryDequeue(out var kept));
+        Assert.Equal(1, TagOf(kept!));
+        Assert.False(queue.TryDequeue(out _));
+        kept!.Release();
+    }
+
+    [Fact]
+    public void Dequeue_ManyMoreThanInitialRing_OrderKeptAcrossGrowth()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        for (int round = 0; round < 3; round++)
+        {
+            // Interleave so the ring wraps before it grows.
+            for (int i = 0; i < 10; i++)
+            {
+                queue.Add(Payload(released, i), committedNext: true);
+            }
+
+            for (int i = 0; i < 5; i++)
+            {
+                Assert.Equal(i, TagOf(queue.Peek()));
+                queue.Dequeue().Release();
+            }
+
+            for (int i = 10; i < 100; i++)
+            {
+                queue.Add(Payload(released, i), committedNext: true);
+            }
+
+            for (int i = 5; i < 100; i++)
+            {
+                Assert.True(queue.TryDequeue(out var payload));
+                Assert.Equal(i, TagOf(payload!));
+                payload!.Release();
+            }
+
+            Assert.False(queue.TryDequeue(out _));
+        }
+
+        Assert.Equal(300, released.Count);
+    }
+
+    [Fact]
+    public void PeekFront_ThenDropFront_RemovesWithoutReleasing()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        for (int i = 0; i < 5; i++)
+        {
+            queue.Add(Payload(released, i), committedNext: true);
+        }
+
+        var peeked = new OutboundPayload?[3];
+        Assert.Equal(3, queue.PeekFront(peeked));
+        Assert.Equal([0, 1, 2], peeked.Select(p => TagOf(p!)));
+
+        queue.DropFront(3);
+
+        Assert.Empty(released);
+        Assert.Equal(3, TagOf(queue.Peek()));
+        foreach (var payload in peeked)
+        {
+            payload!.Release();
+        }
+
+        Assert.Equal(2, queue.PeekFront(new OutboundPayload?[8]));
+        queue.Dequeue().Release();
+        queue.Dequeue().Release();
+        Assert.Equal(5, released.Count);
+    }
+
+    [Fact]
+    public void TryTakeAny_AbandonedQueue_GivesBackCommittedAndPending()
+    {
+        var released = new List<int>();
+        var queue = new PayloadQueue();
+        queue.Add(Payload(released, 1), committedNext: true);
+        queue.Add(Payload(released, 2), committedNext: false);
+
+        while (queue.TryTakeAny(out var payload))
+        {
+            payload!.Release();
+        }
+
+        released.Sort();
+        Assert.Equal([1, 2], released);
+        Assert.Equal(0, queue.PendingCount);
+    }
+
+    [Fact]
+    public void Dequeue_Empty_Throws()
+    {
+        var queue = new PayloadQueue();
+        Assert.Throws<InvalidOperationException>(() => queue.Dequeue());
+        Assert.Throws<InvalidOperationException>(() => queue.Peek());
+    }
+}
