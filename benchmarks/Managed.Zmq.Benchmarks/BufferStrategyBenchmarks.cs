@@ -13,16 +13,19 @@ public enum BufferStrategy
     /// <summary><c>ArrayPool&lt;byte&gt;.Shared</c> rent/return on both sides; span send/receive.</summary>
     ArrayPool,
 
-    /// <summary><c>new Message(size)</c> per send; <c>new Message()</c> per receive.</summary>
+    /// <summary><c>new Message(size)</c> per send; one reused <c>Message</c> receives (the API's allocation-free receive).</summary>
     Message,
 
     /// <summary>
     /// <c>new Message(ptr, size, free)</c> over <c>NativeMemory.Alloc</c> per send (freed by the
-    /// callback); <c>new Message()</c> per receive.
+    /// callback); one reused <c>Message</c> receives.
     /// </summary>
     MessageZeroCopy,
 
-    /// <summary><c>MessagePool.Shared.Rent(size)</c> per send and per receive (<c>Recv(msg, size)</c>).</summary>
+    /// <summary>
+    /// <c>MessagePool.Shared.Rent(size)</c> per send; one rented Message receives with
+    /// <c>Recv(msg, size)</c>, which keeps it pooled (API §4.3).
+    /// </summary>
     MessagePool,
 }
 
@@ -40,6 +43,9 @@ public class BufferStrategyBenchmarks
     private SocketPair _pair = null!;
     private readonly byte[] _idBuffer = new byte[64];
 
+    /// <summary>The receiver's one Message (Message and MessageZeroCopy) or rented Message (MessagePool).</summary>
+    private Message _incoming = null!;
+
     [Params(Pattern.PushPull, Pattern.RouterRouter)]
     public Pattern Pattern { get; set; }
 
@@ -53,6 +59,7 @@ public class BufferStrategyBenchmarks
     public void Setup()
     {
         _pair = new SocketPair(Pattern, Transport.Tcp);
+        _incoming = Strategy == BufferStrategy.MessagePool ? MessagePool.Shared.Rent(Size) : new Message();
         bool routed = Pattern == Pattern.RouterRouter;
         int size = Size;
         var strategy = Strategy;
@@ -71,7 +78,11 @@ public class BufferStrategyBenchmarks
     }
 
     [GlobalCleanup]
-    public void Cleanup() => _pair.Dispose();
+    public void Cleanup()
+    {
+        _pair.Dispose();
+        _incoming.Dispose();
+    }
 
     [Benchmark(OperationsPerInvoke = Bench.MessagesPerOperation)]
     public long Transfer()
@@ -87,7 +98,7 @@ public class BufferStrategyBenchmarks
                 socket.Recv(_idBuffer.AsSpan(), RecvFlags.None);
             }
 
-            bytes += ReceiveOne(socket, Strategy, Size);
+            bytes += ReceiveOne(socket, Strategy, Size, _incoming);
         }
 
         return bytes;
@@ -140,7 +151,7 @@ public class BufferStrategyBenchmarks
         }
     }
 
-    private static int ReceiveOne(Socket socket, BufferStrategy strategy, int size)
+    private static int ReceiveOne(Socket socket, BufferStrategy strategy, int size, Message incoming)
     {
         int received;
         switch (strategy)
@@ -162,18 +173,12 @@ public class BufferStrategyBenchmarks
 
             case BufferStrategy.Message:
             case BufferStrategy.MessageZeroCopy:
-            {
-                using var message = new Message();
-                received = socket.Recv(message, RecvFlags.None);
+                received = socket.Recv(incoming, RecvFlags.None);
                 break;
-            }
 
             default:
-            {
-                using var message = MessagePool.Shared.Rent(size);
-                received = socket.Recv(message, size, RecvFlags.None);
+                received = socket.Recv(incoming, size, RecvFlags.None);
                 break;
-            }
         }
 
         return received == size ? received : throw new InvalidOperationException($"received {received} B, expected {size} B");

@@ -15,8 +15,9 @@ namespace Managed.Zmq;
 /// <para>
 /// Messages are not thread-safe. After <see cref="Dispose"/> every member that needs the content throws
 /// <see cref="InvalidOperationException"/> "Message not initialized" (except <see cref="SetActualDataSize(int)"/>,
-/// which throws <see cref="ObjectDisposedException"/>). An undisposed message releases its content from its finalizer:
-/// the free callback runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
+/// which throws <see cref="ObjectDisposedException"/>). An undisposed message releases its content when it is
+/// collected (through a <see cref="MessageGuard"/>, see there why not a finalizer of its own): the free callback
+/// runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
 /// </para>
 /// </remarks>
 public sealed unsafe partial class Message : IDisposable
@@ -60,9 +61,13 @@ public sealed unsafe partial class Message : IDisposable
     /// <summary>Pooled content: the bucket index of the rented buffer.</summary>
     private int _bucket;
 
+    /// <summary>Releases the content if this message is collected undisposed (Message has no finalizer of its own).</summary>
+    private MessageGuard? _guard;
+
     /// <summary>Initializes an empty frame (<see cref="Size"/> 0).</summary>
     public Message()
     {
+        _guard = MessageGuard.Watch(this);
     }
 
     /// <summary>Initializes a frame of <paramref name="size"/> bytes with unspecified content.</summary>
@@ -75,6 +80,7 @@ public sealed unsafe partial class Message : IDisposable
             ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
         }
 
+        _guard = MessageGuard.Watch(this);
         EnsureOwnedCapacity(size);
         _size = size;
     }
@@ -83,6 +89,7 @@ public sealed unsafe partial class Message : IDisposable
     /// <param name="data">The bytes to copy.</param>
     public Message(ReadOnlySpan<byte> data)
     {
+        _guard = MessageGuard.Watch(this);
         EnsureOwnedCapacity(data.Length);
         _size = data.Length;
         data.CopyTo(new Span<byte>(_data, _size));
@@ -98,6 +105,7 @@ public sealed unsafe partial class Message : IDisposable
             ThrowHelper.ThrowArgumentNullException(nameof(text));
         }
 
+        _guard = MessageGuard.Watch(this);
         int size = Encoding.UTF8.GetByteCount(text);
         EnsureOwnedCapacity(size);
         _size = Encoding.UTF8.GetBytes(text, new Span<byte>(_data, size));
@@ -128,6 +136,7 @@ public sealed unsafe partial class Message : IDisposable
         _data = (byte*)data;
         _size = size;
         _freeCallback = freeCallback;
+        _guard = MessageGuard.Watch(this);
     }
 
     /// <summary>Initializes a pooled frame over a buffer rented from <paramref name="pool"/>.</summary>
@@ -139,10 +148,14 @@ public sealed unsafe partial class Message : IDisposable
         _bucket = bucket;
         _data = (byte*)buffer;
         _size = size;
+        _guard = MessageGuard.Watch(this);
     }
 
-    /// <summary>Releases the content of a message that was never disposed.</summary>
-    ~Message()
+    /// <summary>
+    /// Releases the content of a message that was collected without being disposed; called by its
+    /// <see cref="MessageGuard"/>'s finalizer, when nothing else can reach the message any more.
+    /// </summary>
+    internal void ReleaseLostContent()
     {
         if (_disposed)
         {
@@ -451,7 +464,8 @@ public sealed unsafe partial class Message : IDisposable
         _disposed = true;
         ReleaseContent();
         FreeOwned();
-        GC.SuppressFinalize(this);
+        _guard?.Release();
+        _guard = null;
     }
 
     /// <summary>Throws the IOE of a disposed message; kept small so property getters inline.</summary>

@@ -242,6 +242,28 @@ public unsafe class MessageTests
     }
 
     [Fact]
+    public void Finalizer_ManyDisposedThenOneLiveZeroCopy_LiveOneUntouchedUntilLost()
+    {
+        // Disposed messages give their guard back for reuse: a recycled guard must watch only its new message.
+        var disposedCalls = new StrongBox<int>();
+        for (int i = 0; i < 100; i++)
+        {
+            CreateDisposedZeroCopy(disposedCalls);
+        }
+
+        var liveCalls = new StrongBox<int>();
+        var live = new Message(1, 0, _ => Interlocked.Increment(ref liveCalls.Value));
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+
+        Assert.Equal(100, Volatile.Read(ref disposedCalls.Value));
+        Assert.Equal(0, Volatile.Read(ref liveCalls.Value));
+        Assert.True(live.IsInitialized);
+        GC.KeepAlive(live);
+    }
+
+    [Fact]
     public void Members_AfterDispose_ThrowMessageNotInitialized()
     {
         var message = new Message("x");
