@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
 
@@ -9,26 +8,11 @@ namespace Managed.Zmq.Tests.Core;
 /// header, and its payloads must stay in step with those headers through a commit, a message cut
 /// short by a lost connection, and a queue dropped whole.
 /// </summary>
-public sealed unsafe class FrameQueueExternalFrameTests
+public sealed class FrameQueueExternalFrameTests
 {
-    private readonly List<int> _released = new();
+    private readonly TaggedPayloads _payloads = new();
 
-    private OutboundPayload Payload(int tag)
-    {
-        var memory = (byte*)NativeMemory.Alloc(1);
-        *memory = (byte)tag;
-        var payload = OutboundPayload.Create(memory, 1);
-        payload.AdoptCallback(data =>
-        {
-            lock (_released)
-            {
-                _released.Add(*(byte*)data);
-            }
-
-            NativeMemory.Free((void*)data);
-        });
-        return payload;
-    }
+    private List<int> Released => _payloads.Released;
 
     /// <summary>Queues a header-only frame the way <see cref="Pipe"/> does for a payload sent by reference.</summary>
     private void WriteExternal(FrameQueue queue, int tag, bool more)
@@ -36,7 +20,7 @@ public sealed unsafe class FrameQueueExternalFrameTests
         var span = queue.GetSpan(ZmtpFrame.GetHeaderLength(1));
         int headerLength = ZmtpFrame.WriteHeader(span, 1, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
         span[0] |= QueuedFrame.ExternalMarker;
-        queue.EnqueuePayload(Payload(tag), committedNext: !more);
+        queue.EnqueuePayload(_payloads.Create(tag), committedNext: !more);
         queue.Advance(headerLength);
     }
 
@@ -93,7 +77,7 @@ public sealed unsafe class FrameQueueExternalFrameTests
         queue.Commit(1);
 
         Assert.Equal([1, 2, 3, 4, 5], ReadAll(queue));
-        Assert.Equal([2, 4, 5], _released);
+        Assert.Equal([2, 4, 5], Released);
     }
 
     [Fact]
@@ -108,13 +92,13 @@ public sealed unsafe class FrameQueueExternalFrameTests
 
         queue.DiscardUncommitted();
 
-        Assert.Equal([2, 4], _released);
+        Assert.Equal([2, 4], Released);
         WriteInline(queue, 5, more: true);
         WriteExternal(queue, 6, more: false);
         queue.Commit(1);
 
         Assert.Equal([1, 5, 6], ReadAll(queue));
-        Assert.Equal([2, 4, 1, 6], _released);
+        Assert.Equal([2, 4, 1, 6], Released);
     }
 
     [Fact]
@@ -132,9 +116,9 @@ public sealed unsafe class FrameQueueExternalFrameTests
 
         queue.ConsumeAll();
 
-        Assert.Equal(Enumerable.Range(0, 40), _released);
+        Assert.Equal(Enumerable.Range(0, 40), Released);
         queue.ReleasePayloads();
-        Assert.Equal(40, _released.Count);
+        Assert.Equal(40, Released.Count);
     }
 
     [Fact]
@@ -148,7 +132,7 @@ public sealed unsafe class FrameQueueExternalFrameTests
         queue.ReleasePayloads();
         queue.ReleasePayloads();
 
-        _released.Sort();
-        Assert.Equal([1, 2], _released);
+        Released.Sort();
+        Assert.Equal([1, 2], Released);
     }
 }

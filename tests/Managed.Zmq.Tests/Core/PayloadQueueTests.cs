@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using Managed.Zmq.Core;
 
 namespace Managed.Zmq.Tests.Core;
@@ -8,34 +7,21 @@ namespace Managed.Zmq.Tests.Core;
 /// is committed, a message cut short releases exactly its own payloads, order survives ring growth,
 /// and an abandoned queue gives back everything it holds.
 /// </summary>
-public sealed unsafe class PayloadQueueTests
+public sealed class PayloadQueueTests
 {
-    /// <summary>A payload over its own native byte whose release records its tag.</summary>
-    private static OutboundPayload Payload(List<int> released, int tag)
-    {
-        var memory = (byte*)NativeMemory.Alloc(1);
-        *memory = (byte)tag;
-        var payload = OutboundPayload.Create(memory, 1);
-        payload.AdoptCallback(data =>
-        {
-            lock (released)
-            {
-                released.Add(*(byte*)data);
-            }
+    private readonly TaggedPayloads _payloads = new();
 
-            NativeMemory.Free((void*)data);
-        });
-        return payload;
-    }
+    private List<int> Released => _payloads.Released;
 
-    private static int TagOf(OutboundPayload payload) => payload.Span[0];
+    private OutboundPayload Payload(int tag) => _payloads.Create(tag);
+
+    private static int TagOf(OutboundPayload payload) => TaggedPayloads.TagOf(payload);
 
     [Fact]
     public void Add_NotCommittedNext_InvisibleUntilPublish()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
-        queue.Add(Payload(released, 1), committedNext: false);
+        queue.Add(Payload(1), committedNext: false);
 
         Assert.False(queue.TryDequeue(out _));
         Assert.Equal(1, queue.PendingCount);
@@ -46,15 +32,14 @@ public sealed unsafe class PayloadQueueTests
         Assert.True(queue.TryDequeue(out var payload));
         Assert.Equal(1, TagOf(payload!));
         payload!.Release();
-        Assert.Equal([1], released);
+        Assert.Equal([1], Released);
     }
 
     [Fact]
     public void Add_CommittedNextWithNothingPending_VisibleAtOnce()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
-        queue.Add(Payload(released, 7), committedNext: true);
+        queue.Add(Payload(7), committedNext: true);
 
         Assert.Equal(0, queue.PendingCount);
         Assert.Equal(7, TagOf(queue.Peek()));
@@ -64,10 +49,9 @@ public sealed unsafe class PayloadQueueTests
     [Fact]
     public void Add_CommittedNextAfterPendingFrames_WaitsForPublishToKeepOrder()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
-        queue.Add(Payload(released, 1), committedNext: false);
-        queue.Add(Payload(released, 2), committedNext: true);
+        queue.Add(Payload(1), committedNext: false);
+        queue.Add(Payload(2), committedNext: true);
 
         Assert.False(queue.TryDequeue(out _));
         queue.Publish();
@@ -81,15 +65,14 @@ public sealed unsafe class PayloadQueueTests
     [Fact]
     public void DiscardPending_ReleasesOnlyTheUncommittedMessage()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
-        queue.Add(Payload(released, 1), committedNext: true);
-        queue.Add(Payload(released, 2), committedNext: false);
-        queue.Add(Payload(released, 3), committedNext: false);
+        queue.Add(Payload(1), committedNext: true);
+        queue.Add(Payload(2), committedNext: false);
+        queue.Add(Payload(3), committedNext: false);
 
         queue.DiscardPending();
 
-        Assert.Equal([2, 3], released);
+        Assert.Equal([2, 3], Released);
         Assert.Equal(0, queue.PendingCount);
         Assert.True(queue.TryDequeue(out var kept));
         Assert.Equal(1, TagOf(kept!));
@@ -100,14 +83,13 @@ public sealed unsafe class PayloadQueueTests
     [Fact]
     public void Dequeue_ManyMoreThanInitialRing_OrderKeptAcrossGrowth()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
         for (int round = 0; round < 3; round++)
         {
             // Interleave so the ring wraps before it grows.
             for (int i = 0; i < 10; i++)
             {
-                queue.Add(Payload(released, i), committedNext: true);
+                queue.Add(Payload(i), committedNext: true);
             }
 
             for (int i = 0; i < 5; i++)
@@ -118,7 +100,7 @@ public sealed unsafe class PayloadQueueTests
 
             for (int i = 10; i < 100; i++)
             {
-                queue.Add(Payload(released, i), committedNext: true);
+                queue.Add(Payload(i), committedNext: true);
             }
 
             for (int i = 5; i < 100; i++)
@@ -131,17 +113,16 @@ public sealed unsafe class PayloadQueueTests
             Assert.False(queue.TryDequeue(out _));
         }
 
-        Assert.Equal(300, released.Count);
+        Assert.Equal(300, Released.Count);
     }
 
     [Fact]
     public void PeekFront_ThenDropFront_RemovesWithoutReleasing()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
         for (int i = 0; i < 5; i++)
         {
-            queue.Add(Payload(released, i), committedNext: true);
+            queue.Add(Payload(i), committedNext: true);
         }
 
         var peeked = new OutboundPayload?[3];
@@ -150,7 +131,7 @@ public sealed unsafe class PayloadQueueTests
 
         queue.DropFront(3);
 
-        Assert.Empty(released);
+        Assert.Empty(Released);
         Assert.Equal(3, TagOf(queue.Peek()));
         foreach (var payload in peeked)
         {
@@ -160,24 +141,23 @@ public sealed unsafe class PayloadQueueTests
         Assert.Equal(2, queue.PeekFront(new OutboundPayload?[8]));
         queue.Dequeue().Release();
         queue.Dequeue().Release();
-        Assert.Equal(5, released.Count);
+        Assert.Equal(5, Released.Count);
     }
 
     [Fact]
     public void TryTakeAny_AbandonedQueue_GivesBackCommittedAndPending()
     {
-        var released = new List<int>();
         var queue = new PayloadQueue();
-        queue.Add(Payload(released, 1), committedNext: true);
-        queue.Add(Payload(released, 2), committedNext: false);
+        queue.Add(Payload(1), committedNext: true);
+        queue.Add(Payload(2), committedNext: false);
 
         while (queue.TryTakeAny(out var payload))
         {
             payload!.Release();
         }
 
-        released.Sort();
-        Assert.Equal([1, 2], released);
+        Released.Sort();
+        Assert.Equal([1, 2], Released);
         Assert.Equal(0, queue.PendingCount);
     }
 
