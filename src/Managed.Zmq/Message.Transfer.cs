@@ -10,9 +10,18 @@ public sealed unsafe partial class Message
 {
     /// <summary>
     /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
-    /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable.
+    /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable. A zero-copy
+    /// callback is handed to <see cref="Core.DeferredReleases"/>: it must never run inside Send on the caller's thread.
     /// </summary>
-    internal void ReleaseAfterSend() => ReleaseContent();
+    internal void ReleaseAfterSend()
+    {
+        if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback)
+        {
+            Core.DeferredReleases.Add(callback, (nint)_data);
+        }
+
+        ReleaseContent();
+    }
 
     /// <summary>
     /// Replaces the content with a frame of <paramref name="size"/> bytes for a receive and returns the span to fill.
@@ -71,9 +80,6 @@ public sealed unsafe partial class Message
         _more = false;
         _bucket = 0;
     }
-
-    /// <summary>True when the content is the caller's memory with a free callback (zero-copy).</summary>
-    internal bool IsZeroCopy => _kind == ContentKind.External;
 
     /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
     internal static Message CreateUnpooledRent(MessagePool pool, int size)

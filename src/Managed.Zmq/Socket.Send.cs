@@ -113,8 +113,10 @@ public sealed partial class Socket
         int size = message.Content.Length;
         bool more = (flags & SendFlags.SendMore) != 0;
         bool dontWait = (flags & SendFlags.DontWait) != 0;
-        if (size < ZeroCopyThreshold && !message.IsZeroCopy)
+        if (size < ZeroCopyThreshold)
         {
+            // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
+            // carrying a reference to the write loop, and the free callback is deferred off this thread.
             var status = _core.Send(message.Content, more, dontWait);
             if (status != SendStatus.Sent)
             {
@@ -126,14 +128,11 @@ public sealed partial class Socket
             return size;
         }
 
-        // Large or zero-copy: pipes queue the bytes by reference (tcp, ipc) and the write loop sends
-        // them from the Message's own memory, then releases it: the free callback runs after the last
-        // byte has left, never here inside Send.
+        // Large: pipes queue the bytes by reference (tcp, ipc) and the write loop sends them from the
+        // Message's own memory, then releases it: the free callback runs after the last byte has left,
+        // never here inside Send.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        // A small zero-copy frame goes by reference too: the write loop copies it into its batch
-        // and runs the free callback on the I/O thread (see SendCoalescedAsync), where a copy here
-        // would leave the callback to be deferred to the thread pool.
         _core.PendingPayload = _core.Options.Mechanism != 2 ? payload : null;
         SendStatus result;
         try

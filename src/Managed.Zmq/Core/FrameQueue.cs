@@ -193,12 +193,6 @@ internal sealed class FrameQueue
     /// <summary>Consumer: the payload of the next external frame.</summary>
     public OutboundPayload PeekPayload() => Volatile.Read(ref _payloads)!.Peek();
 
-    /// <summary>Consumer: the payloads of the next external frames, in order, as many as fit; returns how many.</summary>
-    public int PeekPayloads(Span<OutboundPayload?> destination) => Volatile.Read(ref _payloads)?.PeekFront(destination) ?? 0;
-
-    /// <summary>Consumer: removes the <paramref name="count"/> payloads just peeked (the caller releases them).</summary>
-    public void DropPayloads(int count) => Volatile.Read(ref _payloads)!.DropFront(count);
-
     /// <summary>Consumer: takes the payload of the next external frame.</summary>
     public OutboundPayload TakePayload() => Volatile.Read(ref _payloads)!.Dequeue();
 

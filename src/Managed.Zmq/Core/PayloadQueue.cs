@@ -124,33 +124,6 @@ internal sealed class PayloadQueue
         }
     }
 
-    /// <summary>Consumer: copies up to <paramref name="destination"/>'s length of the front payloads, in order; returns how many.</summary>
-    public int PeekFront(Span<OutboundPayload?> destination)
-    {
-        lock (_pending)
-        {
-            int count = Math.Min(destination.Length, _count);
-            for (int i = 0; i < count; i++)
-            {
-                destination[i] = _ring[(_head + i) & (_ring.Length - 1)];
-            }
-
-            return count;
-        }
-    }
-
-    /// <summary>Consumer: removes the <paramref name="count"/> front payloads (already peeked) without releasing them.</summary>
-    public void DropFront(int count)
-    {
-        lock (_pending)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                TryPop(out _);
-            }
-        }
-    }
-
     /// <summary>Consumer: the payload of the committed external frame <paramref name="index"/> places from the front.</summary>
     public OutboundPayload PeekAt(int index)
     {

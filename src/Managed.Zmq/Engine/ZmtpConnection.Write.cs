@@ -87,7 +87,7 @@ internal sealed partial class ZmtpConnection
                 int external = FindExternal(batch.Span);
                 if (external == 0)
                 {
-                    await (IsSmallExternal(pipe) ? SendCoalescedAsync(pipe, batch) : SendExternalFrameAsync(pipe, batch)).ConfigureAwait(true);
+                    await SendExternalFrameAsync(pipe, batch).ConfigureAwait(true);
                     continue;
                 }
 
@@ -99,6 +99,9 @@ internal sealed partial class ZmtpConnection
 
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 await SendFramesAsync(batch).ConfigureAwait(true);
+
+                // Zero-copy callbacks of small frames, copied at Send, run here rather than cost a wake-up elsewhere.
+                DeferredReleases.RunPending();
                 outbound.Consume(batch.Length);
                 pipe.OutboundMidMessage = endsMidMessage;
                 if (messages > 0)

@@ -117,34 +117,6 @@ public sealed class PayloadQueueTests
     }
 
     [Fact]
-    public void PeekFront_ThenDropFront_RemovesWithoutReleasing()
-    {
-        var queue = new PayloadQueue();
-        for (int i = 0; i < 5; i++)
-        {
-            queue.Add(Payload(i), committedNext: true);
-        }
-
-        var peeked = new OutboundPayload?[3];
-        Assert.Equal(3, queue.PeekFront(peeked));
-        Assert.Equal([0, 1, 2], peeked.Select(p => TagOf(p!)));
-
-        queue.DropFront(3);
-
-        Assert.Empty(Released);
-        Assert.Equal(3, TagOf(queue.Peek()));
-        foreach (var payload in peeked)
-        {
-            payload!.Release();
-        }
-
-        Assert.Equal(2, queue.PeekFront(new OutboundPayload?[8]));
-        queue.Dequeue().Release();
-        queue.Dequeue().Release();
-        Assert.Equal(5, Released.Count);
-    }
-
-    [Fact]
     public void TryTakeAny_AbandonedQueue_GivesBackCommittedAndPending()
     {
         var queue = new PayloadQueue();

@@ -1,0 +1,71 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Tests.Core;
+
+/// <summary>
+/// Zero-copy callbacks deferred off the sender's thread: each runs exactly once, on another thread,
+/// whether a writer drains them, the batch dispatch does, or only the timer.
+/// </summary>
+public sealed class DeferredReleasesTests
+{
+    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(10);
+
+    [Fact]
+    public void Add_LoneCallback_RunsOnceOnAnotherThread()
+    {
+        int calls = 0;
+        int thread = 0;
+        DeferredReleases.Add(
+            data =>
+            {
+                Assert.Equal(42, data);
+                Volatile.Write(ref thread, Environment.CurrentManagedThreadId);
+                Interlocked.Increment(ref calls);
+            },
+            42);
+
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
+        Assert.NotEqual(Environment.CurrentManagedThreadId, Volatile.Read(ref thread));
+    }
+
+    [Fact]
+    public void Add_ManyFromSeveralThreadsWhileOthersDrain_EachRunsExactlyOnce()
+    {
+        const int PerThread = 20_000;
+        var counts = new int[2 * PerThread];
+        Action<nint> count = data => Interlocked.Increment(ref counts[data]);
+        using var stop = new CancellationTokenSource();
+        var drainer = new Thread(() =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                DeferredReleases.RunPending();
+            }
+        });
+        drainer.Start();
+
+        Parallel.For(0, 2, part =>
+        {
+            for (int i = 0; i < PerThread; i++)
+            {
+                DeferredReleases.Add(count, part * PerThread + i);
+            }
+        });
+
+        Assert.True(SpinWait.SpinUntil(() => counts.All(c => Volatile.Read(ref c) >= 1), Deadline));
+        stop.Cancel();
+        Assert.True(drainer.Join(Deadline));
+        DeferredReleases.RunPending();
+        Assert.All(counts, c => Assert.Equal(1, c));
+    }
+
+    [Fact]
+    public void Add_ThrowingCallback_OthersStillRun()
+    {
+        int calls = 0;
+        DeferredReleases.Add(_ => throw new InvalidOperationException("boom"), 1);
+        DeferredReleases.Add(_ => Interlocked.Increment(ref calls), 2);
+
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
+    }
+}
