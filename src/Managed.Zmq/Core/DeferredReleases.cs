@@ -12,7 +12,10 @@ namespace Managed.Zmq.Core;
 /// microseconds, or from a one-shot timer when no connection writes (inproc, or a lone message),
 /// so a callback waits at most about <see cref="TimerDelayMs"/> ms. When <see cref="BatchSize"/>
 /// callbacks wait and no writer has run them (a fast inproc sender), one thread-pool dispatch
-/// runs them all, which also bounds the list.</para>
+/// runs them all.</para>
+/// <para>The list has a fixed capacity (<see cref="Capacity"/>): a sender that finds it full
+/// waits for a drainer to take the batch, as a sender at its HWM waits for the peer. Memory stays
+/// bounded when the senders outrun the drain, and nothing is allocated after start-up.</para>
 /// <para>Process-wide rather than per socket: callbacks belong to the application, not to a
 /// connection, and one list costs each send one uncontended lock.</para>
 /// </remarks>
@@ -22,13 +25,20 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
     private const int BatchSize = 1024;
 
+    private const int Capacity = BatchSize * 4;
+
     private static readonly DeferredReleases s_instance = new();
+
+    /// <summary>Set while this thread runs a batch: a callback that sends must not wait for a drain of itself.</summary>
+    [ThreadStatic]
+    private static bool t_draining;
 
     private readonly object _lock = new();
     private readonly Timer _timer;
-    private Entry[] _pending = new Entry[BatchSize * 2];
-    private Entry[] _running = new Entry[BatchSize * 2];
+    private Entry[] _pending = new Entry[Capacity];
+    private Entry[] _running = new Entry[Capacity];
     private int _count;
+    private int _waitingSenders;
     private bool _timerArmed;
     private bool _dispatched;
 
@@ -51,21 +61,32 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
     private void Enqueue(Action<nint> callback, nint data)
     {
-        bool arm;
-        bool dispatch;
+        bool runHere = false;
+        bool arm = false;
+        bool dispatch = false;
         lock (_lock)
         {
-            if (_count == _pending.Length)
+            if (_count == _pending.Length && t_draining)
             {
-                Array.Resize(ref _pending, _pending.Length * 2);
+                // A callback that sends a zero-copy frame while the list is full: this thread is the
+                // only drainer now, so waiting would never end. It is not a caller's Send: run it here.
+                runHere = true;
             }
+            else
+            {
+                WaitForRoom();
+                _pending[_count] = new Entry(callback, data);
+                Volatile.Write(ref _count, _count + 1);
+                arm = !_timerArmed;
+                _timerArmed = true;
+                dispatch = _count >= BatchSize && !_dispatched;
+                _dispatched |= dispatch;
+            }
+        }
 
-            _pending[_count] = new Entry(callback, data);
-            Volatile.Write(ref _count, _count + 1);
-            arm = !_timerArmed;
-            _timerArmed = true;
-            dispatch = _count >= BatchSize && !_dispatched;
-            _dispatched |= dispatch;
+        if (runHere)
+        {
+            RunOne(callback, data);
         }
 
         if (arm)
@@ -76,6 +97,23 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         if (dispatch)
         {
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+        }
+    }
+
+    /// <summary>Under the lock: while the list is full, makes sure a drain is on its way and waits for it.</summary>
+    private void WaitForRoom()
+    {
+        while (_count == _pending.Length)
+        {
+            if (!_dispatched)
+            {
+                _dispatched = true;
+                ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+            }
+
+            _waitingSenders++;
+            Monitor.Wait(_lock);
+            _waitingSenders--;
         }
     }
 
@@ -122,29 +160,40 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
                 // Swap the lists: senders keep appending while this batch runs.
                 batch = _pending;
                 count = _count;
-                _pending = _running.Length >= batch.Length ? _running : new Entry[batch.Length];
+                _pending = _running;
                 _running = null!;
                 Volatile.Write(ref _count, 0);
+                if (_waitingSenders != 0)
+                {
+                    Monitor.PulseAll(_lock);
+                }
             }
 
+            t_draining = true;
             for (int i = 0; i < count; i++)
             {
-                try
-                {
-                    batch[i].Callback(batch[i].Data);
-                }
-                catch
-                {
-                    // The caller's memory is theirs to manage; a failing callback must not stop the others.
-                }
-
+                RunOne(batch[i].Callback, batch[i].Data);
                 batch[i] = default;
             }
+
+            t_draining = false;
 
             lock (_lock)
             {
                 _running = batch;
             }
+        }
+    }
+
+    private static void RunOne(Action<nint> callback, nint data)
+    {
+        try
+        {
+            callback(data);
+        }
+        catch
+        {
+            // The caller's memory is theirs to manage; a failing callback must not stop the others.
         }
     }
 

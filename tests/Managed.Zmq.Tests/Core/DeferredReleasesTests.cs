@@ -68,4 +68,45 @@ public sealed class DeferredReleasesTests
 
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
     }
+
+    [Fact]
+    public void Add_FarMoreThanOneBatchWithNoWriter_AllRunAndTheSenderAllocatesNothing()
+    {
+        // Like a fast inproc sender: no I/O thread drains, so the list fills and the sender waits for
+        // the thread-pool drain instead of growing the list.
+        const int Count = 100_000;
+        int calls = 0;
+        Action<nint> count = _ => Interlocked.Increment(ref calls);
+        DeferredReleases.Add(count, 0);
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 1; i < Count; i++)
+        {
+            DeferredReleases.Add(count, i);
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count, Deadline));
+        Assert.True(allocated < 16 * 1024, $"the sender allocated {allocated} B");
+    }
+
+    [Fact]
+    public void Add_FromACallbackWhileTheListIsFull_DoesNotWaitForItself()
+    {
+        const int Count = 20_000;
+        int calls = 0;
+        Action<nint> plain = _ => Interlocked.Increment(ref calls);
+        Action<nint> resend = _ =>
+        {
+            Interlocked.Increment(ref calls);
+            for (int i = 0; i < Count; i++)
+            {
+                DeferredReleases.Add(plain, i);
+            }
+        };
+
+        DeferredReleases.Add(resend, 0);
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count + 1, Deadline));
+    }
 }
