@@ -27,6 +27,7 @@ internal static class Program
                 LocalRouterThroughput.Name => LocalRouterThroughput.Run(rest),
                 RemoteRouterThroughput.Name => RemoteRouterThroughput.Run(rest),
                 Handshake.Name => Handshake.Run(rest),
+                CryptoThroughput.Name => CryptoThroughput.Run(rest),
                 _ => Usage(),
             };
         }
@@ -49,6 +50,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
+        Console.WriteLine("       Managed.Zmq.Perf crypto [milliseconds-per-case]");
         Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");
         return 1;
     }

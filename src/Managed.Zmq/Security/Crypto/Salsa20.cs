@@ -3,7 +3,9 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
 
 namespace Managed.Zmq.Security.Crypto;
 
@@ -14,10 +16,11 @@ namespace Managed.Zmq.Security.Crypto;
 /// <remarks>
 /// Everything here is data-independent: the same additions, XORs and fixed rotations run
 /// whatever the key, so nothing leaks through timing. Several 64-byte blocks are computed side by
-/// side with one block per vector lane (Vector256: 8 blocks, Vector128: 4 blocks) when the
-/// hardware accelerates it; the scalar core handles the tail and machines without SIMD.
+/// side with one block per vector lane (Vector512: 16 blocks, Vector256: 8, Vector128: 4) when
+/// the hardware accelerates it (Salsa20.Vectors.cs); the scalar core handles single blocks and
+/// machines without SIMD.
 /// </remarks>
-internal static class Salsa20
+internal static partial class Salsa20
 {
     /// <summary>The Salsa20 block size.</summary>
     public const int BlockSize = 64;
@@ -30,6 +33,9 @@ internal static class Salsa20
 
     /// <summary>The HSalsa20 input size.</summary>
     public const int HInputSize = 16;
+
+    /// <summary>The most blocks one batch makes (the Vector512 path).</summary>
+    private const int MaxBatchBlocks = 16;
 
     // "expand 32-byte k" as four little-endian words (Salsa20 specification §9, the sigma constants).
     private const uint Sigma0 = 0x61707865;
@@ -83,9 +89,20 @@ internal static class Salsa20
     }
 
     /// <summary>Salsa20/20 with an 8-byte nonce: XORs <paramref name="source"/> with the key stream from block <paramref name="firstBlock"/>.</summary>
-    public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, ReadOnlySpan<byte> source, Span<byte> destination)
+    public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, ReadOnlySpan<byte> source, Span<byte> destination) =>
+        Salsa20Xor(key, nonce, firstBlock, default, source, destination);
+
+    /// <summary>
+    /// Salsa20/20 as NaCl's secretbox uses it: the first <c>skipped.Length</c> key-stream octets
+    /// (at most one block) are written to <paramref name="skipped"/>, and <paramref name="source"/>
+    /// is XORed with the key stream that follows them, so one pass serves the Poly1305 key and the
+    /// message ("Cryptography in NaCl" §9).
+    /// </summary>
+    [SkipLocalsInit]
+    public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, Span<byte> skipped, ReadOnlySpan<byte> source, Span<byte> destination)
     {
         Debug.Assert(key.Length == KeySize && nonce.Length == 8, "Salsa20 sizes.");
+        Debug.Assert(skipped.Length <= BlockSize, "At most one block is skipped.");
         Debug.Assert(destination.Length >= source.Length, "The destination holds the whole output.");
 
         // Salsa20 specification §9-§10: sigma, key, nonce and the 64-bit block counter in words 8-9.
@@ -103,56 +120,108 @@ internal static class Salsa20
         input[6] = BinaryPrimitives.ReadUInt32LittleEndian(nonce);
         input[7] = BinaryPrimitives.ReadUInt32LittleEndian(nonce.Slice(4));
 
+        // Key stream is made a batch at a time (16, 8 or 4 blocks side by side, or one scalar
+        // block) into this buffer, then XORed in; a batch may run past the end of the message.
+        Span<byte> keyStream = stackalloc byte[MaxBatchBlocks * BlockSize];
+        int used = 0;
         ulong counter = firstBlock;
         int offset = 0;
+        int skip = skipped.Length;
         int length = source.Length;
-
-        if (Vector256.IsHardwareAccelerated)
+        while (offset < length || skip > 0)
         {
-            while (length - offset >= 8 * BlockSize)
+            int needed = skip + length - offset;
+            int produced = GenerateBatch(input, counter, needed, keyStream);
+            used = Math.Max(used, produced);
+            counter += (ulong)(produced / BlockSize);
+            ReadOnlySpan<byte> stream = keyStream.Slice(0, Math.Min(produced, needed));
+            if (skip > 0)
             {
-                XorBlocks256(input, counter, source.Slice(offset, 8 * BlockSize), destination.Slice(offset));
-                counter += 8;
-                offset += 8 * BlockSize;
-            }
-        }
-
-        if (Vector128.IsHardwareAccelerated)
-        {
-            while (length - offset >= 4 * BlockSize)
-            {
-                XorBlocks128(input, counter, source.Slice(offset, 4 * BlockSize), destination.Slice(offset));
-                counter += 4;
-                offset += 4 * BlockSize;
-            }
-        }
-
-        Span<uint> block = stackalloc uint[16];
-        Span<byte> stream = stackalloc byte[BlockSize];
-        while (offset < length)
-        {
-            input[8] = (uint)counter;
-            input[9] = (uint)(counter >> 32);
-            input.CopyTo(block);
-            DoubleRounds(block);
-            for (int i = 0; i < 16; i++)
-            {
-                BinaryPrimitives.WriteUInt32LittleEndian(stream.Slice(4 * i), block[i] + input[i]);
+                stream.Slice(0, skip).CopyTo(skipped);
+                stream = stream.Slice(skip);
+                skip = 0;
             }
 
-            int take = Math.Min(BlockSize, length - offset);
-            for (int i = 0; i < take; i++)
-            {
-                destination[offset + i] = (byte)(source[offset + i] ^ stream[i]);
-            }
-
-            counter++;
-            offset += take;
+            Xor(source.Slice(offset, stream.Length), stream, destination.Slice(offset));
+            offset += stream.Length;
         }
 
         CryptographicOperationsZero(input);
+        System.Security.Cryptography.CryptographicOperations.ZeroMemory(keyStream.Slice(0, used));
+    }
+
+    /// <summary>
+    /// Writes the key stream of the blocks from <paramref name="counter"/> on into
+    /// <paramref name="keyStream"/>: as many side by side as the widest vector path offers that
+    /// <paramref name="needed"/> octets put to use; returns how many octets it wrote.
+    /// </summary>
+    private static int GenerateBatch(ReadOnlySpan<uint> input, ulong counter, int needed, Span<byte> keyStream)
+    {
+        if (needed > 8 * BlockSize && Vector512.IsHardwareAccelerated && Avx512F.IsSupported)
+        {
+            KeyStream512(input, counter, keyStream);
+            return 16 * BlockSize;
+        }
+
+        if (needed > 4 * BlockSize && Avx2.IsSupported)
+        {
+            KeyStream256(input, counter, keyStream);
+            return 8 * BlockSize;
+        }
+
+        if (needed > BlockSize && Vector128.IsHardwareAccelerated)
+        {
+            KeyStream128(input, counter, keyStream);
+            return 4 * BlockSize;
+        }
+
+        KeyStreamScalar(input, counter, keyStream);
+        return BlockSize;
+    }
+
+    /// <summary>One block of key stream: the Salsa20 core of the input with the block counter set.</summary>
+    [SkipLocalsInit]
+    private static void KeyStreamScalar(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    {
+        Span<uint> block = stackalloc uint[16];
+        input.CopyTo(block);
+        block[8] = (uint)counter;
+        block[9] = (uint)(counter >> 32);
+        DoubleRounds(block);
+        for (int i = 0; i < 16; i++)
+        {
+            uint word = i == 8 ? (uint)counter : i == 9 ? (uint)(counter >> 32) : input[i];
+            BinaryPrimitives.WriteUInt32LittleEndian(keyStream.Slice(4 * i), block[i] + word);
+        }
+
         CryptographicOperationsZero(block);
-        System.Security.Cryptography.CryptographicOperations.ZeroMemory(stream);
+    }
+
+    /// <summary>destination = source XOR stream, a vector at a time; destination may be source itself.</summary>
+    private static void Xor(ReadOnlySpan<byte> source, ReadOnlySpan<byte> stream, Span<byte> destination)
+    {
+        int i = 0;
+        int length = source.Length;
+        ref byte src = ref MemoryMarshal.GetReference(source);
+        ref byte key = ref MemoryMarshal.GetReference(stream);
+        ref byte dst = ref MemoryMarshal.GetReference(destination);
+        if (Vector256.IsHardwareAccelerated)
+        {
+            for (; i <= length - Vector256<byte>.Count; i += Vector256<byte>.Count)
+            {
+                (Vector256.LoadUnsafe(ref src, (nuint)i) ^ Vector256.LoadUnsafe(ref key, (nuint)i)).StoreUnsafe(ref dst, (nuint)i);
+            }
+        }
+
+        for (; i <= length - Vector128<byte>.Count; i += Vector128<byte>.Count)
+        {
+            (Vector128.LoadUnsafe(ref src, (nuint)i) ^ Vector128.LoadUnsafe(ref key, (nuint)i)).StoreUnsafe(ref dst, (nuint)i);
+        }
+
+        for (; i < length; i++)
+        {
+            destination[i] = (byte)(source[i] ^ stream[i]);
+        }
     }
 
     /// <summary>Ten double rounds (Salsa20 specification §4-§7) on a 16-word state, in place.</summary>
@@ -187,134 +256,6 @@ internal static class Salsa20
         c ^= BitOperations.RotateLeft(b + a, 9);
         d ^= BitOperations.RotateLeft(c + b, 13);
         a ^= BitOperations.RotateLeft(d + c, 18);
-    }
-
-    /// <summary>Four blocks at once, one per Vector128 lane, XORed into the output.</summary>
-    private static void XorBlocks128(ReadOnlySpan<uint> input, ulong counter, ReadOnlySpan<byte> source, Span<byte> destination)
-    {
-        const int Lanes = 4;
-        Span<Vector128<uint>> x = stackalloc Vector128<uint>[16];
-        for (int i = 0; i < 16; i++)
-        {
-            x[i] = Vector128.Create(input[i]);
-        }
-
-        x[8] = Vector128.Create((uint)counter, (uint)(counter + 1), (uint)(counter + 2), (uint)(counter + 3));
-        x[9] = Vector128.Create((uint)(counter >> 32), (uint)((counter + 1) >> 32), (uint)((counter + 2) >> 32), (uint)((counter + 3) >> 32));
-
-        Span<Vector128<uint>> y = stackalloc Vector128<uint>[16];
-        x.CopyTo(y);
-        for (int round = 0; round < 10; round++)
-        {
-            QuarterRound128(y, 0, 4, 8, 12);
-            QuarterRound128(y, 5, 9, 13, 1);
-            QuarterRound128(y, 10, 14, 2, 6);
-            QuarterRound128(y, 15, 3, 7, 11);
-            QuarterRound128(y, 0, 1, 2, 3);
-            QuarterRound128(y, 5, 6, 7, 4);
-            QuarterRound128(y, 10, 11, 8, 9);
-            QuarterRound128(y, 15, 12, 13, 14);
-        }
-
-        Span<uint> words = stackalloc uint[16 * Lanes];
-        for (int i = 0; i < 16; i++)
-        {
-            (y[i] + x[i]).CopyTo(words.Slice(i * Lanes));
-        }
-
-        ScatterXor(words, Lanes, source, destination);
-        y.Clear();
-        x.Clear();
-        CryptographicOperationsZero(words);
-    }
-
-    /// <summary>Eight blocks at once, one per Vector256 lane, XORed into the output.</summary>
-    private static void XorBlocks256(ReadOnlySpan<uint> input, ulong counter, ReadOnlySpan<byte> source, Span<byte> destination)
-    {
-        const int Lanes = 8;
-        Span<Vector256<uint>> x = stackalloc Vector256<uint>[16];
-        for (int i = 0; i < 16; i++)
-        {
-            x[i] = Vector256.Create(input[i]);
-        }
-
-        Span<uint> low = stackalloc uint[Lanes];
-        Span<uint> high = stackalloc uint[Lanes];
-        for (int lane = 0; lane < Lanes; lane++)
-        {
-            ulong blockCounter = counter + (ulong)lane;
-            low[lane] = (uint)blockCounter;
-            high[lane] = (uint)(blockCounter >> 32);
-        }
-
-        x[8] = Vector256.Create<uint>(low);
-        x[9] = Vector256.Create<uint>(high);
-
-        Span<Vector256<uint>> y = stackalloc Vector256<uint>[16];
-        x.CopyTo(y);
-        for (int round = 0; round < 10; round++)
-        {
-            QuarterRound256(y, 0, 4, 8, 12);
-            QuarterRound256(y, 5, 9, 13, 1);
-            QuarterRound256(y, 10, 14, 2, 6);
-            QuarterRound256(y, 15, 3, 7, 11);
-            QuarterRound256(y, 0, 1, 2, 3);
-            QuarterRound256(y, 5, 6, 7, 4);
-            QuarterRound256(y, 10, 11, 8, 9);
-            QuarterRound256(y, 15, 12, 13, 14);
-        }
-
-        Span<uint> words = stackalloc uint[16 * Lanes];
-        for (int i = 0; i < 16; i++)
-        {
-            (y[i] + x[i]).CopyTo(words.Slice(i * Lanes));
-        }
-
-        ScatterXor(words, Lanes, source, destination);
-        y.Clear();
-        x.Clear();
-        CryptographicOperationsZero(words);
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void QuarterRound128(Span<Vector128<uint>> y, int a, int b, int c, int d)
-    {
-        y[b] ^= Rotate(y[a] + y[d], 7);
-        y[c] ^= Rotate(y[b] + y[a], 9);
-        y[d] ^= Rotate(y[c] + y[b], 13);
-        y[a] ^= Rotate(y[d] + y[c], 18);
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void QuarterRound256(Span<Vector256<uint>> y, int a, int b, int c, int d)
-    {
-        y[b] ^= Rotate(y[a] + y[d], 7);
-        y[c] ^= Rotate(y[b] + y[a], 9);
-        y[d] ^= Rotate(y[c] + y[b], 13);
-        y[a] ^= Rotate(y[d] + y[c], 18);
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector128<uint> Rotate(Vector128<uint> value, [ConstantExpected] int count) =>
-        Vector128.ShiftLeft(value, count) | Vector128.ShiftRightLogical(value, 32 - count);
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector256<uint> Rotate(Vector256<uint> value, [ConstantExpected] int count) =>
-        Vector256.ShiftLeft(value, count) | Vector256.ShiftRightLogical(value, 32 - count);
-
-    /// <summary>XORs lane-major key stream words (word i of block j at i × lanes + j) into the output blocks.</summary>
-    private static void ScatterXor(ReadOnlySpan<uint> words, int lanes, ReadOnlySpan<byte> source, Span<byte> destination)
-    {
-        for (int lane = 0; lane < lanes; lane++)
-        {
-            int blockOffset = lane * BlockSize;
-            for (int i = 0; i < 16; i++)
-            {
-                int o = blockOffset + (4 * i);
-                uint value = BinaryPrimitives.ReadUInt32LittleEndian(source.Slice(o)) ^ words[(i * lanes) + lane];
-                BinaryPrimitives.WriteUInt32LittleEndian(destination.Slice(o), value);
-            }
-        }
     }
 
     private static void CryptographicOperationsZero(Span<uint> words) =>

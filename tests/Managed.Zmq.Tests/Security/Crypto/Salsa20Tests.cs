@@ -49,9 +49,14 @@ public sealed class Salsa20Tests
     [InlineData(512)]
     [InlineData(777)]
     [InlineData(1500)]
+    [InlineData(1023)]
+    [InlineData(1024)]
+    [InlineData(1025)]
+    [InlineData(2047)]
+    [InlineData(3000)]
     public void XSalsa20Xor_AnyLengthAndStartBlock_MatchesBlockByBlockStream(int length)
     {
-        // The vector paths (4 and 8 blocks per call) must produce the same stream as the scalar one,
+        // The vector paths (4, 8 and 16 blocks per call) must produce the same stream as the scalar one,
         // including from a non-zero start block and across the 2^32 counter boundary.
         byte[] key = Convert.FromHexString(NaClVectors.FirstKey);
         byte[] nonce = Convert.FromHexString(NaClVectors.Nonce);

@@ -1,0 +1,259 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
+
+namespace Managed.Zmq.Security.Crypto;
+
+/// <summary>
+/// The Salsa20 core on 4, 8 or 16 blocks at once, one block per vector lane: vector i holds word
+/// i of every block, so each quarterround is the scalar one on whole vectors.
+/// </summary>
+/// <remarks>
+/// <para>The sixteen state words and their inputs stay in locals, which the JIT keeps in
+/// registers (AVX-512 has 32 of them); a state held in a stack span went through memory on every
+/// operation. With AVX-512, a rotation is one instruction (VPROLD) instead of two shifts and an OR.</para>
+/// <para>The result is lane-major (word i of block j in lane j of vector i); the store transposes
+/// it four words at a time with two rounds of unpacks, so each 16-octet piece of a block leaves in
+/// one store.</para>
+/// </remarks>
+internal static partial class Salsa20
+{
+    /// <summary>Sixteen blocks from <paramref name="counter"/> on into 1,024 octets of key stream.</summary>
+    private static void KeyStream512(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    {
+        Vector512<uint> j0 = Vector512.Create(input[0]), j1 = Vector512.Create(input[1]), j2 = Vector512.Create(input[2]), j3 = Vector512.Create(input[3]);
+        Vector512<uint> j4 = Vector512.Create(input[4]), j5 = Vector512.Create(input[5]), j6 = Vector512.Create(input[6]), j7 = Vector512.Create(input[7]);
+        Vector512<uint> j10 = Vector512.Create(input[10]), j11 = Vector512.Create(input[11]);
+        Vector512<uint> j12 = Vector512.Create(input[12]), j13 = Vector512.Create(input[13]), j14 = Vector512.Create(input[14]), j15 = Vector512.Create(input[15]);
+        (Vector512<uint> j8, Vector512<uint> j9) = Counters512(counter);
+        Vector512<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
+        Vector512<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
+        for (int round = 0; round < 10; round++)
+        {
+            QuarterRound(ref x0, ref x4, ref x8, ref x12);
+            QuarterRound(ref x5, ref x9, ref x13, ref x1);
+            QuarterRound(ref x10, ref x14, ref x2, ref x6);
+            QuarterRound(ref x15, ref x3, ref x7, ref x11);
+            QuarterRound(ref x0, ref x1, ref x2, ref x3);
+            QuarterRound(ref x5, ref x6, ref x7, ref x4);
+            QuarterRound(ref x10, ref x11, ref x8, ref x9);
+            QuarterRound(ref x15, ref x12, ref x13, ref x14);
+        }
+
+        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        Store512(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
+        Store512(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
+        Store512(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
+        Store512(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+    }
+
+    /// <summary>Eight blocks from <paramref name="counter"/> on into 512 octets of key stream.</summary>
+    private static void KeyStream256(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    {
+        Vector256<uint> j0 = Vector256.Create(input[0]), j1 = Vector256.Create(input[1]), j2 = Vector256.Create(input[2]), j3 = Vector256.Create(input[3]);
+        Vector256<uint> j4 = Vector256.Create(input[4]), j5 = Vector256.Create(input[5]), j6 = Vector256.Create(input[6]), j7 = Vector256.Create(input[7]);
+        Vector256<uint> j10 = Vector256.Create(input[10]), j11 = Vector256.Create(input[11]);
+        Vector256<uint> j12 = Vector256.Create(input[12]), j13 = Vector256.Create(input[13]), j14 = Vector256.Create(input[14]), j15 = Vector256.Create(input[15]);
+        (Vector256<uint> j8, Vector256<uint> j9) = Counters256(counter);
+        Vector256<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
+        Vector256<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
+        for (int round = 0; round < 10; round++)
+        {
+            QuarterRound(ref x0, ref x4, ref x8, ref x12);
+            QuarterRound(ref x5, ref x9, ref x13, ref x1);
+            QuarterRound(ref x10, ref x14, ref x2, ref x6);
+            QuarterRound(ref x15, ref x3, ref x7, ref x11);
+            QuarterRound(ref x0, ref x1, ref x2, ref x3);
+            QuarterRound(ref x5, ref x6, ref x7, ref x4);
+            QuarterRound(ref x10, ref x11, ref x8, ref x9);
+            QuarterRound(ref x15, ref x12, ref x13, ref x14);
+        }
+
+        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        Store256(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
+        Store256(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
+        Store256(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
+        Store256(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+    }
+
+    /// <summary>Four blocks from <paramref name="counter"/> on into 256 octets of key stream.</summary>
+    private static void KeyStream128(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    {
+        Vector128<uint> j0 = Vector128.Create(input[0]), j1 = Vector128.Create(input[1]), j2 = Vector128.Create(input[2]), j3 = Vector128.Create(input[3]);
+        Vector128<uint> j4 = Vector128.Create(input[4]), j5 = Vector128.Create(input[5]), j6 = Vector128.Create(input[6]), j7 = Vector128.Create(input[7]);
+        Vector128<uint> j10 = Vector128.Create(input[10]), j11 = Vector128.Create(input[11]);
+        Vector128<uint> j12 = Vector128.Create(input[12]), j13 = Vector128.Create(input[13]), j14 = Vector128.Create(input[14]), j15 = Vector128.Create(input[15]);
+        (Vector128<uint> j8, Vector128<uint> j9) = Counters128(counter);
+        Vector128<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
+        Vector128<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
+        for (int round = 0; round < 10; round++)
+        {
+            QuarterRound(ref x0, ref x4, ref x8, ref x12);
+            QuarterRound(ref x5, ref x9, ref x13, ref x1);
+            QuarterRound(ref x10, ref x14, ref x2, ref x6);
+            QuarterRound(ref x15, ref x3, ref x7, ref x11);
+            QuarterRound(ref x0, ref x1, ref x2, ref x3);
+            QuarterRound(ref x5, ref x6, ref x7, ref x4);
+            QuarterRound(ref x10, ref x11, ref x8, ref x9);
+            QuarterRound(ref x15, ref x12, ref x13, ref x14);
+        }
+
+        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        Store128(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
+        Store128(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
+        Store128(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
+        Store128(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+    }
+
+    /// <summary>Words 8 and 9 of 16 consecutive blocks: the low and high halves of counter + lane.</summary>
+    private static (Vector512<uint> Low, Vector512<uint> High) Counters512(ulong counter)
+    {
+        Vector512<uint> first = Vector512.Create((uint)counter);
+        Vector512<uint> low = first + Vector512.Create(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15u);
+
+        // A lane whose low word wrapped carries one into its high word (LessThan gives all ones, -1).
+        Vector512<uint> high = Vector512.Create((uint)(counter >> 32)) - Vector512.LessThan(low, first);
+        return (low, high);
+    }
+
+    /// <summary>Words 8 and 9 of 8 consecutive blocks: the low and high halves of counter + lane.</summary>
+    private static (Vector256<uint> Low, Vector256<uint> High) Counters256(ulong counter)
+    {
+        Vector256<uint> first = Vector256.Create((uint)counter);
+        Vector256<uint> low = first + Vector256.Create(0, 1, 2, 3, 4, 5, 6, 7u);
+
+        // A lane whose low word wrapped carries one into its high word (LessThan gives all ones, -1).
+        Vector256<uint> high = Vector256.Create((uint)(counter >> 32)) - Vector256.LessThan(low, first);
+        return (low, high);
+    }
+
+    /// <summary>Words 8 and 9 of 4 consecutive blocks: the low and high halves of counter + lane.</summary>
+    private static (Vector128<uint> Low, Vector128<uint> High) Counters128(ulong counter)
+    {
+        Vector128<uint> first = Vector128.Create((uint)counter);
+        Vector128<uint> low = first + Vector128.Create(0, 1, 2, 3u);
+
+        // A lane whose low word wrapped carries one into its high word (LessThan gives all ones, -1).
+        Vector128<uint> high = Vector128.Create((uint)(counter >> 32)) - Vector128.LessThan(low, first);
+        return (low, high);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void QuarterRound(ref Vector512<uint> a, ref Vector512<uint> b, ref Vector512<uint> c, ref Vector512<uint> d)
+    {
+        b ^= Rotate(a + d, 7);
+        c ^= Rotate(b + a, 9);
+        d ^= Rotate(c + b, 13);
+        a ^= Rotate(d + c, 18);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void QuarterRound(ref Vector256<uint> a, ref Vector256<uint> b, ref Vector256<uint> c, ref Vector256<uint> d)
+    {
+        b ^= Rotate(a + d, 7);
+        c ^= Rotate(b + a, 9);
+        d ^= Rotate(c + b, 13);
+        a ^= Rotate(d + c, 18);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void QuarterRound(ref Vector128<uint> a, ref Vector128<uint> b, ref Vector128<uint> c, ref Vector128<uint> d)
+    {
+        b ^= Rotate(a + d, 7);
+        c ^= Rotate(b + a, 9);
+        d ^= Rotate(c + b, 13);
+        a ^= Rotate(d + c, 18);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector512<uint> Rotate(Vector512<uint> value, [ConstantExpected] byte count) =>
+        Avx512F.RotateLeft(value, count);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<uint> Rotate(Vector256<uint> value, [ConstantExpected] byte count) =>
+        Avx512F.VL.IsSupported
+            ? Avx512F.VL.RotateLeft(value, count)
+            : Vector256.ShiftLeft(value, count) | Vector256.ShiftRightLogical(value, 32 - count);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<uint> Rotate(Vector128<uint> value, [ConstantExpected] byte count) =>
+        Avx512F.VL.IsSupported
+            ? Avx512F.VL.RotateLeft(value, count)
+            : Vector128.ShiftLeft(value, count) | Vector128.ShiftRightLogical(value, 32 - count);
+
+    /// <summary>
+    /// Stores words 4k..4k+3 of sixteen blocks: after the unpacks, 128-bit piece c of u_j holds those
+    /// words of block j + 4c.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store512(Vector512<uint> a, Vector512<uint> b, Vector512<uint> c, Vector512<uint> d, Span<byte> keyStream, int k)
+    {
+        Vector512<ulong> t0 = Avx512F.UnpackLow(a, b).AsUInt64();
+        Vector512<ulong> t1 = Avx512F.UnpackHigh(a, b).AsUInt64();
+        Vector512<ulong> t2 = Avx512F.UnpackLow(c, d).AsUInt64();
+        Vector512<ulong> t3 = Avx512F.UnpackHigh(c, d).AsUInt64();
+        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
+        Store4(Avx512F.UnpackLow(t0, t2).AsByte(), ref destination, (16 * k) + (0 * BlockSize));
+        Store4(Avx512F.UnpackHigh(t0, t2).AsByte(), ref destination, (16 * k) + (1 * BlockSize));
+        Store4(Avx512F.UnpackLow(t1, t3).AsByte(), ref destination, (16 * k) + (2 * BlockSize));
+        Store4(Avx512F.UnpackHigh(t1, t3).AsByte(), ref destination, (16 * k) + (3 * BlockSize));
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store4(Vector512<byte> pieces, ref byte destination, int offset)
+    {
+        pieces.GetLower().GetLower().StoreUnsafe(ref destination, (nuint)offset);
+        pieces.GetLower().GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (4 * BlockSize)));
+        pieces.GetUpper().GetLower().StoreUnsafe(ref destination, (nuint)(offset + (8 * BlockSize)));
+        pieces.GetUpper().GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (12 * BlockSize)));
+    }
+
+    /// <summary>Stores words 4k..4k+3 of eight blocks: the low half of u_j is block j, the high half block j + 4.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store256(Vector256<uint> a, Vector256<uint> b, Vector256<uint> c, Vector256<uint> d, Span<byte> keyStream, int k)
+    {
+        Vector256<ulong> t0 = Avx2.UnpackLow(a, b).AsUInt64();
+        Vector256<ulong> t1 = Avx2.UnpackHigh(a, b).AsUInt64();
+        Vector256<ulong> t2 = Avx2.UnpackLow(c, d).AsUInt64();
+        Vector256<ulong> t3 = Avx2.UnpackHigh(c, d).AsUInt64();
+        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
+        Store2(Avx2.UnpackLow(t0, t2).AsByte(), ref destination, (16 * k) + (0 * BlockSize));
+        Store2(Avx2.UnpackHigh(t0, t2).AsByte(), ref destination, (16 * k) + (1 * BlockSize));
+        Store2(Avx2.UnpackLow(t1, t3).AsByte(), ref destination, (16 * k) + (2 * BlockSize));
+        Store2(Avx2.UnpackHigh(t1, t3).AsByte(), ref destination, (16 * k) + (3 * BlockSize));
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store2(Vector256<byte> pieces, ref byte destination, int offset)
+    {
+        pieces.GetLower().StoreUnsafe(ref destination, (nuint)offset);
+        pieces.GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (4 * BlockSize)));
+    }
+
+    /// <summary>Stores words 4k..4k+3 of four blocks (a 4×4 transpose), with SSE2 unpacks or, elsewhere, word by word.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store128(Vector128<uint> a, Vector128<uint> b, Vector128<uint> c, Vector128<uint> d, Span<byte> keyStream, int k)
+    {
+        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
+        if (Sse2.IsSupported)
+        {
+            Vector128<ulong> t0 = Sse2.UnpackLow(a, b).AsUInt64();
+            Vector128<ulong> t1 = Sse2.UnpackHigh(a, b).AsUInt64();
+            Vector128<ulong> t2 = Sse2.UnpackLow(c, d).AsUInt64();
+            Vector128<ulong> t3 = Sse2.UnpackHigh(c, d).AsUInt64();
+            Sse2.UnpackLow(t0, t2).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (0 * BlockSize)));
+            Sse2.UnpackHigh(t0, t2).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (1 * BlockSize)));
+            Sse2.UnpackLow(t1, t3).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (2 * BlockSize)));
+            Sse2.UnpackHigh(t1, t3).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (3 * BlockSize)));
+            return;
+        }
+
+        for (int block = 0; block < 4; block++)
+        {
+            int offset = (block * BlockSize) + (16 * k);
+            Vector128.Create(a[block], b[block], c[block], d[block]).AsByte().StoreUnsafe(ref destination, (nuint)offset);
+        }
+    }
+}
