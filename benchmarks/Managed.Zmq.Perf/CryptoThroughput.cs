@@ -49,6 +49,7 @@ internal static class CryptoThroughput
         }
 
         byte[] large = new byte[65536];
+        new Random(4).NextBytes(large);
         byte[] tag = new byte[Poly1305.TagSize];
         Report("poly1305", large.Length, Time(milliseconds, () => Poly1305.Compute(key, large, tag)));
         Report("xsalsa20", large.Length, Time(milliseconds, () => Salsa20.XSalsa20Xor(key, nonce, 0, large, large)));

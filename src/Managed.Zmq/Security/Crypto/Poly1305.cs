@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Managed.Zmq.Security.Crypto;
@@ -9,9 +10,11 @@ namespace Managed.Zmq.Security.Crypto;
 /// message-authentication code"), incremental and allocation-free.
 /// </summary>
 /// <remarks>
-/// The accumulator and r are held as five 26-bit limbs so that every product fits in 64 bits;
-/// the arithmetic is the same whatever the key and message, and the final reduction modulo
-/// 2^130 - 5 selects with a mask instead of a branch.
+/// The accumulator and r are held as three limbs of 44, 44 and 42 bits, so a block costs nine
+/// 64×64→128-bit multiplications (<see cref="Math.BigMul(ulong, ulong, out ulong)"/>, one
+/// instruction on x64 and arm64) where 26-bit limbs need twenty-five. The arithmetic is the same
+/// whatever the key and message, and the final reduction modulo 2^130 - 5 selects with a mask
+/// instead of a branch.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 internal struct Poly1305
@@ -23,16 +26,20 @@ internal struct Poly1305
     public const int TagSize = 16;
 
     private const int BlockSize = 16;
-    private const uint Mask26 = 0x3ffffff;
+    private const ulong Mask44 = (1UL << 44) - 1;
+    private const ulong Mask42 = (1UL << 42) - 1;
 
-    /// <summary>r, clamped, in 26-bit limbs.</summary>
-    private uint _r0, _r1, _r2, _r3, _r4;
+    /// <summary>The 2^128 bit of a full block, in the top limb (bit 128 - 88 = 40).</summary>
+    private const ulong FullBlockBit = 1UL << 40;
 
-    /// <summary>s, added at the end.</summary>
-    private uint _s0, _s1, _s2, _s3;
+    /// <summary>r, clamped, in 44/44/42-bit limbs.</summary>
+    private ulong _r0, _r1, _r2;
 
-    /// <summary>The accumulator in 26-bit limbs.</summary>
-    private uint _h0, _h1, _h2, _h3, _h4;
+    /// <summary>s, the two 64-bit words added at the end.</summary>
+    private ulong _s0, _s1;
+
+    /// <summary>The accumulator in 44/44/42-bit limbs.</summary>
+    private ulong _h0, _h1, _h2;
 
     /// <summary>A partial block waiting for more input.</summary>
     private Block16 _pending;
@@ -45,21 +52,15 @@ internal struct Poly1305
     {
         Debug.Assert(key.Length == KeySize, "A Poly1305 key is 32 octets.");
 
-        // RFC 8439 §2.5: clamp r &= 0x0ffffffc0ffffffc0ffffffc0fffffff.
-        uint t0 = BinaryPrimitives.ReadUInt32LittleEndian(key);
-        uint t1 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4));
-        uint t2 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(8));
-        uint t3 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(12));
-        _r0 = t0 & 0x3ffffff;
-        _r1 = ((t0 >> 26) | (t1 << 6)) & 0x3ffff03;
-        _r2 = ((t1 >> 20) | (t2 << 12)) & 0x3ffc0ff;
-        _r3 = ((t2 >> 14) | (t3 << 18)) & 0x3f03fff;
-        _r4 = (t3 >> 8) & 0x00fffff;
+        // RFC 8439 §2.5: clamp r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, split into 44/44/42 bits.
+        ulong t0 = BinaryPrimitives.ReadUInt64LittleEndian(key);
+        ulong t1 = BinaryPrimitives.ReadUInt64LittleEndian(key.Slice(8));
+        _r0 = t0 & 0xffc0fffffffUL;
+        _r1 = ((t0 >> 44) | (t1 << 20)) & 0xfffffc0ffffUL;
+        _r2 = (t1 >> 24) & 0x00ffffffc0fUL;
 
-        _s0 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16));
-        _s1 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(20));
-        _s2 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(24));
-        _s3 = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(28));
+        _s0 = BinaryPrimitives.ReadUInt64LittleEndian(key.Slice(16));
+        _s1 = BinaryPrimitives.ReadUInt64LittleEndian(key.Slice(24));
     }
 
     /// <summary>Computes the tag of <paramref name="message"/> in one call.</summary>
@@ -95,14 +96,15 @@ internal struct Poly1305
                 return;
             }
 
-            ProcessBlock(pending, 1u << 24);
+            ProcessBlock(pending, FullBlockBit);
             _pendingLength = 0;
         }
 
-        while (data.Length >= BlockSize)
+        if (data.Length >= BlockSize)
         {
-            ProcessBlock(data, 1u << 24);
-            data = data.Slice(BlockSize);
+            int whole = data.Length & ~(BlockSize - 1);
+            ProcessBlocks(data.Slice(0, whole));
+            data = data.Slice(whole);
         }
 
         if (!data.IsEmpty)
@@ -125,93 +127,117 @@ internal struct Poly1305
             ProcessBlock(pending, 0);
         }
 
-        // Fully carry h.
-        uint h0 = _h0, h1 = _h1, h2 = _h2, h3 = _h3, h4 = _h4;
-        uint c;
-        c = h1 >> 26; h1 &= Mask26; h2 += c;
-        c = h2 >> 26; h2 &= Mask26; h3 += c;
-        c = h3 >> 26; h3 &= Mask26; h4 += c;
-        c = h4 >> 26; h4 &= Mask26; h0 += c * 5;
-        c = h0 >> 26; h0 &= Mask26; h1 += c;
+        // Fully carry h (twice round: the first pass can leave a carry into h1 and h2).
+        ulong h0 = _h0, h1 = _h1, h2 = _h2;
+        ulong c;
+        c = h1 >> 44; h1 &= Mask44; h2 += c;
+        c = h2 >> 42; h2 &= Mask42; h0 += c * 5;
+        c = h0 >> 44; h0 &= Mask44; h1 += c;
+        c = h1 >> 44; h1 &= Mask44; h2 += c;
+        c = h2 >> 42; h2 &= Mask42; h0 += c * 5;
+        c = h0 >> 44; h0 &= Mask44; h1 += c;
 
         // g = h + 5 - 2^130; if that does not borrow, h >= p and g is the reduced value.
-        uint g0 = h0 + 5; c = g0 >> 26; g0 &= Mask26;
-        uint g1 = h1 + c; c = g1 >> 26; g1 &= Mask26;
-        uint g2 = h2 + c; c = g2 >> 26; g2 &= Mask26;
-        uint g3 = h3 + c; c = g3 >> 26; g3 &= Mask26;
-        uint g4 = h4 + c - (1u << 26);
+        ulong g0 = h0 + 5; c = g0 >> 44; g0 &= Mask44;
+        ulong g1 = h1 + c; c = g1 >> 44; g1 &= Mask44;
+        ulong g2 = h2 + c - (1UL << 42);
 
-        // The top bit of g4 is set when it borrowed: keep h then, else take g. No branch.
-        uint useH = (uint)((int)g4 >> 31);
-        uint useG = ~useH;
+        // The top bit of g2 is set when it borrowed: keep h then, else take g. No branch.
+        ulong useG = (g2 >> 63) - 1;
+        ulong useH = ~useG;
         h0 = (h0 & useH) | (g0 & useG);
         h1 = (h1 & useH) | (g1 & useG);
         h2 = (h2 & useH) | (g2 & useG);
-        h3 = (h3 & useH) | (g3 & useG);
-        h4 = (h4 & useH) | (g4 & useG);
 
-        // Back to four 32-bit words, then add s modulo 2^128.
-        ulong w0 = (h0 | (h1 << 26)) & 0xffffffff;
-        ulong w1 = ((h1 >> 6) | (h2 << 20)) & 0xffffffff;
-        ulong w2 = ((h2 >> 12) | (h3 << 14)) & 0xffffffff;
-        ulong w3 = ((h3 >> 18) | (h4 << 8)) & 0xffffffff;
+        // h + s modulo 2^128, with s split the same way, then back to two 64-bit words.
+        ulong s0 = _s0, s1 = _s1;
+        h0 += s0 & Mask44; c = h0 >> 44; h0 &= Mask44;
+        h1 += (((s0 >> 44) | (s1 << 20)) & Mask44) + c; c = h1 >> 44; h1 &= Mask44;
+        h2 += (s1 >> 24) + c; h2 &= Mask42;
 
-        ulong f = w0 + _s0;
-        BinaryPrimitives.WriteUInt32LittleEndian(tag, (uint)f);
-        f = w1 + _s1 + (f >> 32);
-        BinaryPrimitives.WriteUInt32LittleEndian(tag.Slice(4), (uint)f);
-        f = w2 + _s2 + (f >> 32);
-        BinaryPrimitives.WriteUInt32LittleEndian(tag.Slice(8), (uint)f);
-        f = w3 + _s3 + (f >> 32);
-        BinaryPrimitives.WriteUInt32LittleEndian(tag.Slice(12), (uint)f);
+        BinaryPrimitives.WriteUInt64LittleEndian(tag, h0 | (h1 << 44));
+        BinaryPrimitives.WriteUInt64LittleEndian(tag.Slice(8), (h1 >> 20) | (h2 << 24));
 
         this = default;
     }
 
-    /// <summary>h = (h + block + hibit × 2^128) × r mod 2^130 - 5 (RFC 8439 §2.5.1).</summary>
-    private void ProcessBlock(ReadOnlySpan<byte> block, uint hibit)
+    /// <summary>Whole 16-octet blocks, each with its 2^128 bit.</summary>
+    /// <remarks>
+    /// Never inlined, so the loop is compiled the same at every call site: inlined into a caller
+    /// with tiered PGO it once ran 2.6× slower (116 against 44 µs for 64 KiB, <c>Managed.Zmq.Perf crypto</c>).
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ProcessBlocks(ReadOnlySpan<byte> blocks)
     {
-        uint t0 = BinaryPrimitives.ReadUInt32LittleEndian(block);
-        uint t1 = BinaryPrimitives.ReadUInt32LittleEndian(block.Slice(4));
-        uint t2 = BinaryPrimitives.ReadUInt32LittleEndian(block.Slice(8));
-        uint t3 = BinaryPrimitives.ReadUInt32LittleEndian(block.Slice(12));
+        ulong h0 = _h0, h1 = _h1, h2 = _h2;
+        ulong r0 = _r0, r1 = _r1, r2 = _r2;
 
-        ulong h0 = _h0 + (t0 & Mask26);
-        ulong h1 = _h1 + (((t0 >> 26) | (t1 << 6)) & Mask26);
-        ulong h2 = _h2 + (((t1 >> 20) | (t2 << 12)) & Mask26);
-        ulong h3 = _h3 + (((t2 >> 14) | (t3 << 18)) & Mask26);
-        ulong h4 = _h4 + ((t3 >> 8) | hibit);
+        // 2^130 = 5 (mod p): limb products that reach 2^132 come back as 5 × 4 = 20 × the product.
+        ulong s1 = r1 * 20, s2 = r2 * 20;
+        for (int i = 0; i < blocks.Length; i += BlockSize)
+        {
+            Absorb(blocks.Slice(i, BlockSize), FullBlockBit, ref h0, ref h1, ref h2);
+            Multiply(ref h0, ref h1, ref h2, r0, r1, r2, s1, s2);
+        }
 
-        ulong r0 = _r0, r1 = _r1, r2 = _r2, r3 = _r3, r4 = _r4;
+        _h0 = h0;
+        _h1 = h1;
+        _h2 = h2;
+    }
 
-        // 2^130 = 5 (mod p), so limbs that spill past 2^130 come back multiplied by 5.
-        ulong s1 = r1 * 5, s2 = r2 * 5, s3 = r3 * 5, s4 = r4 * 5;
+    /// <summary>h = (h + block + hibit × 2^128) × r mod 2^130 - 5 (RFC 8439 §2.5.1), for the last, padded block.</summary>
+    private void ProcessBlock(ReadOnlySpan<byte> block, ulong hibit)
+    {
+        ulong h0 = _h0, h1 = _h1, h2 = _h2;
+        Absorb(block, hibit, ref h0, ref h1, ref h2);
+        Multiply(ref h0, ref h1, ref h2, _r0, _r1, _r2, _r1 * 20, _r2 * 20);
+        _h0 = h0;
+        _h1 = h1;
+        _h2 = h2;
+    }
 
-        ulong d0 = (h0 * r0) + (h1 * s4) + (h2 * s3) + (h3 * s2) + (h4 * s1);
-        ulong d1 = (h0 * r1) + (h1 * r0) + (h2 * s4) + (h3 * s3) + (h4 * s2);
-        ulong d2 = (h0 * r2) + (h1 * r1) + (h2 * r0) + (h3 * s4) + (h4 * s3);
-        ulong d3 = (h0 * r3) + (h1 * r2) + (h2 * r1) + (h3 * r0) + (h4 * s4);
-        ulong d4 = (h0 * r4) + (h1 * r3) + (h2 * r2) + (h3 * r1) + (h4 * r0);
+    /// <summary>h += the 16 octets of <paramref name="block"/> read as a little-endian number, plus <paramref name="hibit"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Absorb(ReadOnlySpan<byte> block, ulong hibit, ref ulong h0, ref ulong h1, ref ulong h2)
+    {
+        ulong t0 = BinaryPrimitives.ReadUInt64LittleEndian(block);
+        ulong t1 = BinaryPrimitives.ReadUInt64LittleEndian(block.Slice(8));
+        h0 += t0 & Mask44;
+        h1 += ((t0 >> 44) | (t1 << 20)) & Mask44;
+        h2 += ((t1 >> 24) & Mask42) | hibit;
+    }
 
-        ulong c;
-        c = d0 >> 26; uint n0 = (uint)d0 & Mask26; d1 += c;
-        c = d1 >> 26; uint n1 = (uint)d1 & Mask26; d2 += c;
-        c = d2 >> 26; uint n2 = (uint)d2 & Mask26; d3 += c;
-        c = d3 >> 26; uint n3 = (uint)d3 & Mask26; d4 += c;
-        c = d4 >> 26; uint n4 = (uint)d4 & Mask26;
-        ulong m0 = n0 + (c * 5);
-        n0 = (uint)m0 & Mask26;
-        n1 += (uint)(m0 >> 26);
+    /// <summary>h = h × r mod 2^130 - 5, partly reduced (limbs a little above 44/42 bits).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Multiply(ref ulong h0, ref ulong h1, ref ulong h2, ulong r0, ulong r1, ulong r2, ulong s1, ulong s2)
+    {
+        UInt128 d0 = Mul(h0, r0) + Mul(h1, s2) + Mul(h2, s1);
+        UInt128 d1 = Mul(h0, r1) + Mul(h1, r0) + Mul(h2, s2);
+        UInt128 d2 = Mul(h0, r2) + Mul(h1, r1) + Mul(h2, r0);
 
-        _h0 = n0;
-        _h1 = n1;
-        _h2 = n2;
-        _h3 = n3;
-        _h4 = n4;
+        ulong c = (ulong)(d0 >> 44);
+        h0 = (ulong)d0 & Mask44;
+        d1 += c;
+        c = (ulong)(d1 >> 44);
+        h1 = (ulong)d1 & Mask44;
+        d2 += c;
+        c = (ulong)(d2 >> 42);
+        h2 = (ulong)d2 & Mask42;
+        h0 += c * 5;
+        c = h0 >> 44;
+        h0 &= Mask44;
+        h1 += c;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static UInt128 Mul(ulong a, ulong b)
+    {
+        ulong high = Math.BigMul(a, b, out ulong low);
+        return new UInt128(high, low);
     }
 
     /// <summary>16 inline octets for the pending partial block.</summary>
-    [System.Runtime.CompilerServices.InlineArray(16)]
+    [InlineArray(16)]
     private struct Block16
     {
         private byte _element0;

@@ -92,6 +92,13 @@ internal static partial class Salsa20
     public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, ReadOnlySpan<byte> source, Span<byte> destination) =>
         Salsa20Xor(key, nonce, firstBlock, default, source, destination);
 
+    /// <summary>Writes the Salsa20/20 key stream from block <paramref name="firstBlock"/> on into <paramref name="output"/>.</summary>
+    public static void KeyStream(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, Span<byte> output)
+    {
+        output.Clear();
+        Salsa20Xor(key, nonce, firstBlock, default, output, output);
+    }
+
     /// <summary>
     /// Salsa20/20 as NaCl's secretbox uses it: the first <c>skipped.Length</c> key-stream octets
     /// (at most one block) are written to <paramref name="skipped"/>, and <paramref name="source"/>
@@ -198,7 +205,7 @@ internal static partial class Salsa20
     }
 
     /// <summary>destination = source XOR stream, a vector at a time; destination may be source itself.</summary>
-    private static void Xor(ReadOnlySpan<byte> source, ReadOnlySpan<byte> stream, Span<byte> destination)
+    public static void Xor(ReadOnlySpan<byte> source, ReadOnlySpan<byte> stream, Span<byte> destination)
     {
         int i = 0;
         int length = source.Length;

@@ -25,6 +25,12 @@ internal static class XSalsa20Poly1305
     public const int Overhead = Poly1305.TagSize;
 
     /// <summary>
+    /// Key stream one four-block batch makes: a box whose Poly1305 key and message fit in it
+    /// (messages up to 224 octets) is opened from that batch alone.
+    /// </summary>
+    private const int SmallBoxStream = 4 * Salsa20.BlockSize;
+
+    /// <summary>
     /// Encrypts <paramref name="plaintext"/> into <paramref name="box"/> (tag then ciphertext, 16 +
     /// plaintext length octets). <paramref name="plaintext"/> may be <c>box[16..]</c> exactly (in place).
     /// </summary>
@@ -33,28 +39,15 @@ internal static class XSalsa20Poly1305
         Debug.Assert(key.Length == KeySize && nonce.Length == NonceSize, "secretbox sizes.");
         Debug.Assert(box.Length == plaintext.Length + Overhead, "A box is 16 octets longer than its plaintext.");
 
-        Span<byte> firstBlock = stackalloc byte[Salsa20.BlockSize];
+        Span<byte> polyKey = stackalloc byte[Poly1305.KeySize];
         Span<byte> subkey = stackalloc byte[KeySize];
         Salsa20.HSalsa20(key, nonce.Slice(0, Salsa20.HInputSize), subkey);
-        ReadOnlySpan<byte> streamNonce = nonce.Slice(Salsa20.HInputSize);
 
-        // Block 0: 32 octets of Poly1305 key, then the first 32 octets of message key stream.
-        firstBlock.Clear();
-        Salsa20.Salsa20Xor(subkey, streamNonce, 0, firstBlock, firstBlock);
+        // One pass from block 0: its first 32 octets are the Poly1305 key, the rest encrypts.
         Span<byte> ciphertext = box.Slice(Overhead);
-        int head = Math.Min(plaintext.Length, Salsa20.BlockSize - Poly1305.KeySize);
-        for (int i = 0; i < head; i++)
-        {
-            ciphertext[i] = (byte)(plaintext[i] ^ firstBlock[Poly1305.KeySize + i]);
-        }
-
-        if (plaintext.Length > head)
-        {
-            Salsa20.Salsa20Xor(subkey, streamNonce, 1, plaintext.Slice(head), ciphertext.Slice(head));
-        }
-
-        Poly1305.Compute(firstBlock.Slice(0, Poly1305.KeySize), ciphertext, box.Slice(0, Overhead));
-        CryptographicOperations.ZeroMemory(firstBlock);
+        Salsa20.Salsa20Xor(subkey, nonce.Slice(Salsa20.HInputSize), 0, polyKey, plaintext, ciphertext);
+        Poly1305.Compute(polyKey, ciphertext, box.Slice(0, Overhead));
+        CryptographicOperations.ZeroMemory(polyKey);
         CryptographicOperations.ZeroMemory(subkey);
     }
 
@@ -73,30 +66,31 @@ internal static class XSalsa20Poly1305
         }
 
         Debug.Assert(plaintext.Length >= box.Length - Overhead, "The plaintext buffer holds the whole message.");
-        Span<byte> firstBlock = stackalloc byte[Salsa20.BlockSize];
         Span<byte> subkey = stackalloc byte[KeySize];
         Salsa20.HSalsa20(key, nonce.Slice(0, Salsa20.HInputSize), subkey);
         ReadOnlySpan<byte> streamNonce = nonce.Slice(Salsa20.HInputSize);
-        firstBlock.Clear();
-        Salsa20.Salsa20Xor(subkey, streamNonce, 0, firstBlock, firstBlock);
-
         ReadOnlySpan<byte> ciphertext = box.Slice(Overhead);
-        bool authentic = Poly1305.Verify(firstBlock.Slice(0, Poly1305.KeySize), ciphertext, box.Slice(0, Overhead));
+        ReadOnlySpan<byte> tag = box.Slice(0, Overhead);
+
+        // The tag is checked before anything is decrypted, so the key stream's head (the Poly1305
+        // key) comes first. A small box takes all its key stream in that one batch; a larger one
+        // takes block 0 alone and streams the rest once the tag holds.
+        int needed = Poly1305.KeySize + ciphertext.Length;
+        Span<byte> stream = stackalloc byte[SmallBoxStream];
+        stream = stream.Slice(0, needed <= SmallBoxStream ? needed : Salsa20.BlockSize);
+        Salsa20.KeyStream(subkey, streamNonce, 0, stream);
+        bool authentic = Poly1305.Verify(stream.Slice(0, Poly1305.KeySize), ciphertext, tag);
         if (authentic)
         {
-            int head = Math.Min(ciphertext.Length, Salsa20.BlockSize - Poly1305.KeySize);
-            for (int i = 0; i < head; i++)
+            int covered = stream.Length - Poly1305.KeySize;
+            Salsa20.Xor(ciphertext.Slice(0, covered), stream.Slice(Poly1305.KeySize), plaintext);
+            if (ciphertext.Length > covered)
             {
-                plaintext[i] = (byte)(ciphertext[i] ^ firstBlock[Poly1305.KeySize + i]);
-            }
-
-            if (ciphertext.Length > head)
-            {
-                Salsa20.Salsa20Xor(subkey, streamNonce, 1, ciphertext.Slice(head), plaintext.Slice(head));
+                Salsa20.Salsa20Xor(subkey, streamNonce, 1, ciphertext.Slice(covered), plaintext.Slice(covered));
             }
         }
 
-        CryptographicOperations.ZeroMemory(firstBlock);
+        CryptographicOperations.ZeroMemory(stream);
         CryptographicOperations.ZeroMemory(subkey);
         return authentic;
     }

@@ -141,4 +141,52 @@ public sealed class CurveBoxTests
         Assert.True(s_crypto.OpenAfterNm(key, nonce, box, opened));
         Assert.Equal(message, opened);
     }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(31)]
+    [InlineData(32)]
+    [InlineData(33)]
+    [InlineData(95)]
+    [InlineData(96)]
+    [InlineData(97)]
+    [InlineData(223)]
+    [InlineData(224)]
+    [InlineData(225)]
+    [InlineData(481)]
+    [InlineData(993)]
+    [InlineData(2000)]
+    public void SealAfterNm_AnyLength_MatchesTheStreamTakenBlockByBlock(int length)
+    {
+        // Seal and Open take their key stream in batches whose size depends on the length (one
+        // pass from block 0, or block 0 first); the reference is the scalar stream, 64 octets at a time.
+        var key = new byte[32];
+        var nonce = new byte[24];
+        var message = new byte[length];
+        new Random(length).NextBytes(message);
+        new Random(8).NextBytes(key);
+        new Random(9).NextBytes(nonce);
+        var stream = new byte[32 + length];
+        for (int offset = 0; offset < stream.Length; offset += 64)
+        {
+            int take = Math.Min(64, stream.Length - offset);
+            Salsa20.XSalsa20Xor(key, nonce, (ulong)(offset / 64), stream.AsSpan(offset, take), stream.AsSpan(offset, take));
+        }
+
+        var expected = new byte[16 + length];
+        for (int i = 0; i < length; i++)
+        {
+            expected[16 + i] = (byte)(message[i] ^ stream[32 + i]);
+        }
+
+        Poly1305.Compute(stream.AsSpan(0, 32), expected.AsSpan(16), expected.AsSpan(0, 16));
+        var box = new byte[16 + length];
+        var opened = new byte[length];
+
+        s_crypto.SealAfterNm(key, nonce, message, box);
+
+        Assert.Equal(Convert.ToHexString(expected), Convert.ToHexString(box));
+        Assert.True(s_crypto.OpenAfterNm(key, nonce, box, opened));
+        Assert.Equal(message, opened);
+    }
 }
