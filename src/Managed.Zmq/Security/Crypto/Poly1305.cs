@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics.X86;
 
 namespace Managed.Zmq.Security.Crypto;
 
@@ -17,7 +18,7 @@ namespace Managed.Zmq.Security.Crypto;
 /// instead of a branch.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
-internal struct Poly1305
+internal partial struct Poly1305
 {
     /// <summary>The one-time key size: r (16) and s (16).</summary>
     public const int KeySize = 32;
@@ -169,6 +170,13 @@ internal struct Poly1305
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ProcessBlocks(ReadOnlySpan<byte> blocks)
     {
+        if (Avx2.IsSupported && blocks.Length >= VectorThreshold)
+        {
+            int vectorBytes = blocks.Length & ~(VectorStep - 1);
+            ProcessBlocksAvx2(blocks.Slice(0, vectorBytes));
+            blocks = blocks.Slice(vectorBytes);
+        }
+
         ulong h0 = _h0, h1 = _h1, h2 = _h2;
         ulong r0 = _r0, r1 = _r1, r2 = _r2;
 
