@@ -103,6 +103,7 @@ internal struct FieldElement
         return r;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static FieldElement Multiply(in FieldElement a, in FieldElement b)
     {
         ulong a0 = a.L0, a1 = a.L1, a2 = a.L2, a3 = a.L3, a4 = a.L4;
@@ -119,35 +120,61 @@ internal struct FieldElement
         return Reduce(r0, r1, r2, r3, r4);
     }
 
-    public static FieldElement Square(in FieldElement a) => Multiply(a, a);
+    /// <summary>a², with the symmetric products taken once: 15 wide multiplications where Multiply needs 25.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public static FieldElement Square(in FieldElement a)
+    {
+        ulong a0 = a.L0, a1 = a.L1, a2 = a.L2, a3 = a.L3, a4 = a.L4;
+        ulong a0x2 = a0 * 2, a1x2 = a1 * 2, a2x2 = a2 * 2;
+        ulong a3x19 = a3 * 19, a4x19 = a4 * 19, a4x38 = a4 * 38;
+
+        // r_k gathers a_i a_j with i + j = k, and 19 a_i a_j with i + j = k + 5 (2^255 = 19 mod p).
+        UInt128 r0 = Mul(a0, a0) + Mul(a1x2, a4x19) + Mul(a2x2, a3x19);
+        UInt128 r1 = Mul(a0x2, a1) + Mul(a2x2, a4x19) + Mul(a3, a3x19);
+        UInt128 r2 = Mul(a0x2, a2) + Mul(a1, a1) + Mul(a3, a4x38);
+        UInt128 r3 = Mul(a0x2, a3) + Mul(a1x2, a2) + Mul(a4, a4x19);
+        UInt128 r4 = Mul(a0x2, a4) + Mul(a1x2, a3) + Mul(a2, a2);
+        return Reduce(r0, r1, r2, r3, r4);
+    }
+
+    /// <summary>a^(2^<paramref name="count"/>): <paramref name="count"/> squarings in a row.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public static FieldElement SquareTimes(in FieldElement a, int count)
+    {
+        FieldElement r = Square(a);
+        for (int i = 1; i < count; i++)
+        {
+            r = Square(r);
+        }
+
+        return r;
+    }
 
     /// <summary>a × n for a small constant n (below 2^20).</summary>
     public static FieldElement MultiplySmall(in FieldElement a, uint n) =>
         Reduce(Mul(a.L0, n), Mul(a.L1, n), Mul(a.L2, n), Mul(a.L3, n), Mul(a.L4, n));
 
     /// <summary>a^(p-2) = a^-1 (0 for 0), by Fermat's little theorem (RFC 7748 §5).</summary>
-    /// <remarks>p - 2 = 2^255 - 21 is public, so the fixed square-and-multiply pattern leaks nothing.</remarks>
+    /// <remarks>
+    /// p - 2 = 2^255 - 21 is public, so the fixed chain leaks nothing. The chain builds
+    /// a^(2^k - 1) for k = 5, 10, 20, 40, 50, 100, 200, 250 (each from two shorter ones), then
+    /// 2^255 - 21 = (2^250 - 1) × 2^5 + 11: 254 squarings and 11 multiplications.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static FieldElement Invert(in FieldElement a)
     {
-        // Bits 254..5 of p - 2 are all 1; bits 4..0 are 01011.
-        FieldElement r = a;
-        for (int bit = 253; bit >= 5; bit--)
-        {
-            r = Square(r);
-            r = Multiply(r, a);
-        }
-
-        const int LowBits = 0b01011;
-        for (int bit = 4; bit >= 0; bit--)
-        {
-            r = Square(r);
-            if (((LowBits >> bit) & 1) != 0)
-            {
-                r = Multiply(r, a);
-            }
-        }
-
-        return r;
+        FieldElement a2 = Square(a);                                    // a^2
+        FieldElement a9 = Multiply(SquareTimes(a2, 2), a);              // a^9
+        FieldElement a11 = Multiply(a9, a2);                            // a^11
+        FieldElement e5 = Multiply(Square(a11), a9);                    // a^(2^5 - 1) = a^31
+        FieldElement e10 = Multiply(SquareTimes(e5, 5), e5);            // a^(2^10 - 1)
+        FieldElement e20 = Multiply(SquareTimes(e10, 10), e10);         // a^(2^20 - 1)
+        FieldElement e40 = Multiply(SquareTimes(e20, 20), e20);         // a^(2^40 - 1)
+        FieldElement e50 = Multiply(SquareTimes(e40, 10), e10);         // a^(2^50 - 1)
+        FieldElement e100 = Multiply(SquareTimes(e50, 50), e50);        // a^(2^100 - 1)
+        FieldElement e200 = Multiply(SquareTimes(e100, 100), e100);     // a^(2^200 - 1)
+        FieldElement e250 = Multiply(SquareTimes(e200, 50), e50);       // a^(2^250 - 1)
+        return Multiply(SquareTimes(e250, 5), a11);                     // a^(2^255 - 32 + 11)
     }
 
     /// <summary>Swaps a and b when <paramref name="swap"/> is 1, leaves them when it is 0, without branching.</summary>
