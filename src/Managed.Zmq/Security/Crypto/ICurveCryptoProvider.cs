@@ -29,4 +29,17 @@ internal interface ICurveCryptoProvider
     /// </summary>
     /// <returns>False when the box is shorter than 16 octets or does not authenticate.</returns>
     bool OpenAfterNm(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> box, Span<byte> plaintext);
+
+    /// <summary>
+    /// The first step of <see cref="SealAfterNm"/> and <see cref="OpenAfterNm"/> on its own:
+    /// HSalsa20(sharedKey, the nonce's first 16 octets). CurveZMQ's MESSAGE nonces share one
+    /// 16-octet prefix per direction (RFC 26), so a connection derives this once per direction.
+    /// </summary>
+    void DeriveStreamKey(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix, Span<byte> streamKey);
+
+    /// <summary><see cref="SealAfterNm"/> given <see cref="DeriveStreamKey"/>'s result and the nonce's last 8 octets.</summary>
+    void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box);
+
+    /// <summary><see cref="OpenAfterNm"/> given <see cref="DeriveStreamKey"/>'s result and the nonce's last 8 octets.</summary>
+    bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext);
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace Managed.Zmq.Security.Crypto;
@@ -30,25 +31,43 @@ internal static class XSalsa20Poly1305
     /// </summary>
     private const int SmallBoxStream = 4 * Salsa20.BlockSize;
 
+    /// <summary>The key of the Salsa20 stream under a 24-octet nonce: HSalsa20 of the key and the nonce's first 16 octets.</summary>
+    public static void DeriveStreamKey(ReadOnlySpan<byte> key, ReadOnlySpan<byte> noncePrefix, Span<byte> streamKey)
+    {
+        Debug.Assert(key.Length == KeySize && noncePrefix.Length == Salsa20.HInputSize, "HSalsa20 sizes.");
+        Salsa20.HSalsa20(key, noncePrefix, streamKey);
+    }
+
     /// <summary>
     /// Encrypts <paramref name="plaintext"/> into <paramref name="box"/> (tag then ciphertext, 16 +
     /// plaintext length octets). <paramref name="plaintext"/> may be <c>box[16..]</c> exactly (in place).
     /// </summary>
+    [SkipLocalsInit]
     public static void Seal(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> plaintext, Span<byte> box)
     {
         Debug.Assert(key.Length == KeySize && nonce.Length == NonceSize, "secretbox sizes.");
+        Span<byte> streamKey = stackalloc byte[KeySize];
+        DeriveStreamKey(key, nonce.Slice(0, Salsa20.HInputSize), streamKey);
+        SealWithStreamKey(streamKey, nonce.Slice(Salsa20.HInputSize), plaintext, box);
+        CryptographicOperations.ZeroMemory(streamKey);
+    }
+
+    /// <summary>
+    /// <see cref="Seal"/> with the nonce's HSalsa20 step already done: <paramref name="streamKey"/>
+    /// from <see cref="DeriveStreamKey"/> and the nonce's last 8 octets.
+    /// </summary>
+    [SkipLocalsInit]
+    public static void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box)
+    {
+        Debug.Assert(streamKey.Length == KeySize && nonceSuffix.Length == NonceSize - Salsa20.HInputSize, "Salsa20 sizes.");
         Debug.Assert(box.Length == plaintext.Length + Overhead, "A box is 16 octets longer than its plaintext.");
 
-        Span<byte> polyKey = stackalloc byte[Poly1305.KeySize];
-        Span<byte> subkey = stackalloc byte[KeySize];
-        Salsa20.HSalsa20(key, nonce.Slice(0, Salsa20.HInputSize), subkey);
-
         // One pass from block 0: its first 32 octets are the Poly1305 key, the rest encrypts.
+        Span<byte> polyKey = stackalloc byte[Poly1305.KeySize];
         Span<byte> ciphertext = box.Slice(Overhead);
-        Salsa20.Salsa20Xor(subkey, nonce.Slice(Salsa20.HInputSize), 0, polyKey, plaintext, ciphertext);
+        Salsa20.Salsa20Xor(streamKey, nonceSuffix, 0, polyKey, plaintext, ciphertext);
         Poly1305.Compute(polyKey, ciphertext, box.Slice(0, Overhead));
         CryptographicOperations.ZeroMemory(polyKey);
-        CryptographicOperations.ZeroMemory(subkey);
     }
 
     /// <summary>
@@ -57,18 +76,28 @@ internal static class XSalsa20Poly1305
     /// <c>box[16..]</c> exactly (in place).
     /// </summary>
     /// <returns>False, with <paramref name="plaintext"/> untouched, when the box is shorter than a tag or does not authenticate.</returns>
+    [SkipLocalsInit]
     public static bool Open(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> box, Span<byte> plaintext)
     {
         Debug.Assert(key.Length == KeySize && nonce.Length == NonceSize, "secretbox sizes.");
+        Span<byte> streamKey = stackalloc byte[KeySize];
+        DeriveStreamKey(key, nonce.Slice(0, Salsa20.HInputSize), streamKey);
+        bool authentic = OpenWithStreamKey(streamKey, nonce.Slice(Salsa20.HInputSize), box, plaintext);
+        CryptographicOperations.ZeroMemory(streamKey);
+        return authentic;
+    }
+
+    /// <summary><see cref="Open"/> with the nonce's HSalsa20 step already done (see <see cref="SealWithStreamKey"/>).</summary>
+    [SkipLocalsInit]
+    public static bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext)
+    {
+        Debug.Assert(streamKey.Length == KeySize && nonceSuffix.Length == NonceSize - Salsa20.HInputSize, "Salsa20 sizes.");
         if (box.Length < Overhead)
         {
             return false;
         }
 
         Debug.Assert(plaintext.Length >= box.Length - Overhead, "The plaintext buffer holds the whole message.");
-        Span<byte> subkey = stackalloc byte[KeySize];
-        Salsa20.HSalsa20(key, nonce.Slice(0, Salsa20.HInputSize), subkey);
-        ReadOnlySpan<byte> streamNonce = nonce.Slice(Salsa20.HInputSize);
         ReadOnlySpan<byte> ciphertext = box.Slice(Overhead);
         ReadOnlySpan<byte> tag = box.Slice(0, Overhead);
 
@@ -78,7 +107,7 @@ internal static class XSalsa20Poly1305
         int needed = Poly1305.KeySize + ciphertext.Length;
         Span<byte> stream = stackalloc byte[SmallBoxStream];
         stream = stream.Slice(0, needed <= SmallBoxStream ? needed : Salsa20.BlockSize);
-        Salsa20.KeyStream(subkey, streamNonce, 0, stream);
+        Salsa20.KeyStream(streamKey, nonceSuffix, 0, stream);
         bool authentic = Poly1305.Verify(stream.Slice(0, Poly1305.KeySize), ciphertext, tag);
         if (authentic)
         {
@@ -86,12 +115,11 @@ internal static class XSalsa20Poly1305
             Salsa20.Xor(ciphertext.Slice(0, covered), stream.Slice(Poly1305.KeySize), plaintext);
             if (ciphertext.Length > covered)
             {
-                Salsa20.Salsa20Xor(subkey, streamNonce, 1, ciphertext.Slice(covered), plaintext.Slice(covered));
+                Salsa20.Salsa20Xor(streamKey, nonceSuffix, 1, ciphertext.Slice(covered), plaintext.Slice(covered));
             }
         }
 
         CryptographicOperations.ZeroMemory(stream);
-        CryptographicOperations.ZeroMemory(subkey);
         return authentic;
     }
 }
