@@ -32,6 +32,7 @@ internal partial struct Poly1305
     private const ulong Mask26 = (1UL << 26) - 1;
 
     /// <summary>Absorbs <paramref name="blocks"/> (a multiple of 64 octets) four blocks at a time.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void ProcessBlocksAvx2(ReadOnlySpan<byte> blocks)
     {
         // r², r³ and r⁴ with the scalar arithmetic, then all four powers in 26-bit limbs.

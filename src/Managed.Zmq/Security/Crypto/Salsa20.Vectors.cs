@@ -21,6 +21,7 @@ namespace Managed.Zmq.Security.Crypto;
 internal static partial class Salsa20
 {
     /// <summary>Sixteen blocks from <paramref name="counter"/> on into 1,024 octets of key stream.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream512(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
         Vector512<uint> j0 = Vector512.Create(input[0]), j1 = Vector512.Create(input[1]), j2 = Vector512.Create(input[2]), j3 = Vector512.Create(input[3]);
@@ -50,6 +51,7 @@ internal static partial class Salsa20
     }
 
     /// <summary>Eight blocks from <paramref name="counter"/> on into 512 octets of key stream.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream256(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
         Vector256<uint> j0 = Vector256.Create(input[0]), j1 = Vector256.Create(input[1]), j2 = Vector256.Create(input[2]), j3 = Vector256.Create(input[3]);
@@ -79,6 +81,7 @@ internal static partial class Salsa20
     }
 
     /// <summary>Four blocks from <paramref name="counter"/> on into 256 octets of key stream.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream128(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
         Vector128<uint> j0 = Vector128.Create(input[0]), j1 = Vector128.Create(input[1]), j2 = Vector128.Create(input[2]), j3 = Vector128.Create(input[3]);

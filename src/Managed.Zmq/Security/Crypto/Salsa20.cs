@@ -44,6 +44,7 @@ internal static partial class Salsa20
     private const uint Sigma3 = 0x6b206574;
 
     /// <summary>HSalsa20: derives a 32-byte subkey from a key and a 16-byte input ("Extending the Salsa20 nonce" §2).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void HSalsa20(ReadOnlySpan<byte> key, ReadOnlySpan<byte> input, Span<byte> output)
     {
         Debug.Assert(key.Length == KeySize && input.Length == HInputSize && output.Length >= KeySize, "HSalsa20 sizes.");
@@ -106,6 +107,7 @@ internal static partial class Salsa20
     /// message ("Cryptography in NaCl" §9).
     /// </summary>
     [SkipLocalsInit]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, Span<byte> skipped, ReadOnlySpan<byte> source, Span<byte> destination)
     {
         Debug.Assert(key.Length == KeySize && nonce.Length == 8, "Salsa20 sizes.");
@@ -188,6 +190,7 @@ internal static partial class Salsa20
 
     /// <summary>One block of key stream: the Salsa20 core of the input with the block counter set.</summary>
     [SkipLocalsInit]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStreamScalar(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
         Span<uint> block = stackalloc uint[16];
@@ -232,6 +235,7 @@ internal static partial class Salsa20
     }
 
     /// <summary>Ten double rounds (Salsa20 specification §4-§7) on a 16-word state, in place.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void DoubleRounds(Span<uint> x)
     {
         uint x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];

@@ -57,6 +57,7 @@ internal static class XSalsa20Poly1305
     /// from <see cref="DeriveStreamKey"/> and the nonce's last 8 octets.
     /// </summary>
     [SkipLocalsInit]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box)
     {
         Debug.Assert(streamKey.Length == KeySize && nonceSuffix.Length == NonceSize - Salsa20.HInputSize, "Salsa20 sizes.");
@@ -89,6 +90,7 @@ internal static class XSalsa20Poly1305
 
     /// <summary><see cref="Open"/> with the nonce's HSalsa20 step already done (see <see cref="SealWithStreamKey"/>).</summary>
     [SkipLocalsInit]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext)
     {
         Debug.Assert(streamKey.Length == KeySize && nonceSuffix.Length == NonceSize - Salsa20.HInputSize, "Salsa20 sizes.");
