@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Globalization;
 using Managed.Zmq.Security.Crypto;
@@ -7,9 +8,10 @@ namespace Managed.Zmq.Perf;
 /// <summary>
 /// <c>crypto [milliseconds-per-case]</c>, the twin of benchmarks/native/crypto_thr.c (libsodium):
 /// CURVE's per-message work in one thread, without sockets. For 64 B, 1 KiB and 64 KiB it times
-/// what a connection does to seal and to open one MESSAGE: here the secretbox with the direction's
-/// stream key derived once per connection (the nonce's HSalsa20 step is not repeated), in
-/// libzmq crypto_box_afternm and crypto_box_open_afternm. Then Poly1305 and the XSalsa20 stream
+/// what a connection does to seal and to open one MESSAGE, with the short nonce growing by one
+/// each time: here a <see cref="ManagedMessageCipher"/> (stream key derived once per direction,
+/// key stream of small messages made four nonces at a time), in libzmq crypto_box_afternm and
+/// crypto_box_open_afternm. Then Poly1305 and the XSalsa20 stream
 /// alone over 64 KiB, then one X25519 scalar multiplication (a handshake does four per
 /// side). Each case runs for the given time (default 1000 ms) after a warm-up of a fifth of it and
 /// prints one line: <c>case size ns/op MB/s</c>.
@@ -33,20 +35,39 @@ internal static class CryptoThroughput
         byte[] nonce = new byte[XSalsa20Poly1305.NonceSize];
         new Random(1).NextBytes(key);
         new Random(2).NextBytes(nonce);
-        byte[] streamKey = new byte[XSalsa20Poly1305.KeySize];
-        XSalsa20Poly1305.DeriveStreamKey(key, nonce.AsSpan(0, 16), streamKey);
-        byte[] shortNonce = nonce[16..];
+        byte[] prefix = nonce[..16];
+        byte[] shortNonce = new byte[8];
+        ulong next = 0;
 
         foreach (int size in Sizes)
         {
             byte[] plaintext = new byte[size];
             byte[] box = new byte[size + XSalsa20Poly1305.Overhead];
             byte[] opened = new byte[size];
-            Report("seal", size, Time(milliseconds, () => XSalsa20Poly1305.SealWithStreamKey(streamKey, shortNonce, plaintext, box)));
-            XSalsa20Poly1305.SealWithStreamKey(streamKey, shortNonce, plaintext, box);
+            using var sender = new ManagedMessageCipher(key, prefix);
+            using var receiver = new ManagedMessageCipher(key, prefix);
+            Report("seal", size, Time(milliseconds, () =>
+            {
+                BinaryPrimitives.WriteUInt64BigEndian(shortNonce, ++next);
+                sender.Seal(shortNonce, plaintext, box);
+            }));
+
+            // Every open checks a real box: sealed under the nonce it is opened with.
+            const int Boxes = 64;
+            byte[][] boxes = new byte[Boxes][];
+            for (int i = 0; i < Boxes; i++)
+            {
+                BinaryPrimitives.WriteUInt64BigEndian(shortNonce, (ulong)i + 1);
+                boxes[i] = new byte[box.Length];
+                sender.Seal(shortNonce, plaintext, boxes[i]);
+            }
+
+            ulong opens = 0;
             Report("open", size, Time(milliseconds, () =>
             {
-                if (!XSalsa20Poly1305.OpenWithStreamKey(streamKey, shortNonce, box, opened))
+                int i = (int)(opens++ % Boxes);
+                BinaryPrimitives.WriteUInt64BigEndian(shortNonce, (ulong)i + 1);
+                if (!receiver.Open(shortNonce, boxes[i], opened))
                 {
                     throw new InvalidOperationException("a sealed box did not open");
                 }

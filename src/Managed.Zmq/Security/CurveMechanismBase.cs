@@ -15,14 +15,11 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// <summary>The connection's precomputed box key, beforenm(peer′, our transient secret).</summary>
     private readonly byte[] _sessionKey = new byte[CurveProtocol.KeySize];
 
-    /// <summary>HSalsa20(session key, our MESSAGE nonce prefix): the same for every MESSAGE we send.</summary>
-    private readonly byte[] _sendStreamKey = new byte[CurveProtocol.KeySize];
+    /// <summary>Seals the MESSAGEs we send (our nonce prefix); made once the session key is known.</summary>
+    private ICurveMessageCipher? _sendCipher;
 
-    /// <summary>HSalsa20(session key, the peer's MESSAGE nonce prefix): the same for every MESSAGE we receive.</summary>
-    private readonly byte[] _receiveStreamKey = new byte[CurveProtocol.KeySize];
-
-    /// <summary>Whether the two stream keys have been derived from the session key.</summary>
-    private bool _streamKeysReady;
+    /// <summary>Opens the MESSAGEs we receive (the peer's nonce prefix).</summary>
+    private ICurveMessageCipher? _receiveCipher;
 
     /// <summary>The short nonce for the next command we send; starts at 1 (L9).</summary>
     private ulong _nextNonce = 1;
@@ -95,8 +92,8 @@ internal abstract class CurveMechanismBase : MechanismBase
         plaintext[0] = flags;
         body.CopyTo(plaintext.Slice(1));
 
-        EnsureStreamKeys();
-        Crypto.SealWithStreamKey(_sendStreamKey, message.Slice(8, CurveProtocol.ShortNonceSize), plaintext, box);
+        _sendCipher ??= Crypto.CreateMessageCipher(_sessionKey, OwnMessagePrefix);
+        _sendCipher.Seal(message.Slice(8, CurveProtocol.ShortNonceSize), plaintext, box);
         return offset + messageLength;
     }
 
@@ -147,9 +144,9 @@ internal abstract class CurveMechanismBase : MechanismBase
 
         // Open straight into place: the flags octet lands just before the payload, where the
         // frame header ends, and is then overwritten by the header.
-        EnsureStreamKeys();
+        _receiveCipher ??= Crypto.CreateMessageCipher(_sessionKey, PeerMessagePrefix);
         Span<byte> plaintext = destination.Slice(headerLength - 1, payloadLength + 1);
-        if (!Crypto.OpenWithStreamKey(_receiveStreamKey, shortNonce, box, plaintext))
+        if (!_receiveCipher.Open(shortNonce, box, plaintext))
         {
             return FailDecode(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC);
         }
@@ -227,25 +224,11 @@ internal abstract class CurveMechanismBase : MechanismBase
         return Crypto.OpenAfterNm(key, nonce, box, plaintext);
     }
 
-    /// <summary>
-    /// A MESSAGE nonce is its direction's 16-octet prefix and the short nonce (RFC 26), and
-    /// XSalsa20's HSalsa20 step reads only the prefix: it is done once per direction, not per message.
-    /// </summary>
-    private void EnsureStreamKeys()
-    {
-        if (!_streamKeysReady)
-        {
-            Crypto.DeriveStreamKey(_sessionKey, OwnMessagePrefix, _sendStreamKey);
-            Crypto.DeriveStreamKey(_sessionKey, PeerMessagePrefix, _receiveStreamKey);
-            _streamKeysReady = true;
-        }
-    }
-
     private void ZeroKeys()
     {
         CryptographicOperations.ZeroMemory(_sessionKey);
-        CryptographicOperations.ZeroMemory(_sendStreamKey);
-        CryptographicOperations.ZeroMemory(_receiveStreamKey);
+        _sendCipher?.Dispose();
+        _receiveCipher?.Dispose();
     }
 
     /// <summary>07 "MESSAGE", short nonce, and a box of flags + payload.</summary>

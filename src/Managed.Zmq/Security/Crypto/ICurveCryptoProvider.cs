@@ -31,15 +31,9 @@ internal interface ICurveCryptoProvider
     bool OpenAfterNm(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> box, Span<byte> plaintext);
 
     /// <summary>
-    /// The first step of <see cref="SealAfterNm"/> and <see cref="OpenAfterNm"/> on its own:
-    /// HSalsa20(sharedKey, the nonce's first 16 octets). CurveZMQ's MESSAGE nonces share one
-    /// 16-octet prefix per direction (RFC 26), so a connection derives this once per direction.
+    /// The sealer and opener of one direction's MESSAGE commands, whose nonces share a 16-octet
+    /// prefix (RFC 26: "CurveZMQMESSAGEC" or "CurveZMQMESSAGES") and differ in the short nonce;
+    /// the caller disposes it with the connection.
     /// </summary>
-    void DeriveStreamKey(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix, Span<byte> streamKey);
-
-    /// <summary><see cref="SealAfterNm"/> given <see cref="DeriveStreamKey"/>'s result and the nonce's last 8 octets.</summary>
-    void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box);
-
-    /// <summary><see cref="OpenAfterNm"/> given <see cref="DeriveStreamKey"/>'s result and the nonce's last 8 octets.</summary>
-    bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext);
+    ICurveMessageCipher CreateMessageCipher(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix);
 }

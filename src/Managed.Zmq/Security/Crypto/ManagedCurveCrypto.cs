@@ -39,12 +39,6 @@ internal sealed class ManagedCurveCrypto : ICurveCryptoProvider
     public bool OpenAfterNm(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> box, Span<byte> plaintext) =>
         XSalsa20Poly1305.Open(sharedKey, nonce, box, plaintext);
 
-    public void DeriveStreamKey(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix, Span<byte> streamKey) =>
-        XSalsa20Poly1305.DeriveStreamKey(sharedKey, noncePrefix, streamKey);
-
-    public void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box) =>
-        XSalsa20Poly1305.SealWithStreamKey(streamKey, nonceSuffix, plaintext, box);
-
-    public bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext) =>
-        XSalsa20Poly1305.OpenWithStreamKey(streamKey, nonceSuffix, box, plaintext);
+    public ICurveMessageCipher CreateMessageCipher(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix) =>
+        new ManagedMessageCipher(sharedKey, noncePrefix);
 }

@@ -51,14 +51,23 @@ internal static partial class Salsa20
     }
 
     /// <summary>Eight blocks from <paramref name="counter"/> on into 512 octets of key stream.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream256(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
+        (Vector256<uint> low, Vector256<uint> high) = Counters256(counter);
+        KeyStream256(input, Vector256.Create(input[6]), Vector256.Create(input[7]), low, high, keyStream);
+    }
+
+    /// <summary>
+    /// Eight blocks whose words 6-9 (nonce and block counter, Salsa20 specification §10) are given
+    /// per lane, into 512 octets of key stream; the other words come from <paramref name="input"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void KeyStream256(ReadOnlySpan<uint> input, Vector256<uint> j6, Vector256<uint> j7, Vector256<uint> j8, Vector256<uint> j9, Span<byte> keyStream)
+    {
         Vector256<uint> j0 = Vector256.Create(input[0]), j1 = Vector256.Create(input[1]), j2 = Vector256.Create(input[2]), j3 = Vector256.Create(input[3]);
-        Vector256<uint> j4 = Vector256.Create(input[4]), j5 = Vector256.Create(input[5]), j6 = Vector256.Create(input[6]), j7 = Vector256.Create(input[7]);
+        Vector256<uint> j4 = Vector256.Create(input[4]), j5 = Vector256.Create(input[5]);
         Vector256<uint> j10 = Vector256.Create(input[10]), j11 = Vector256.Create(input[11]);
         Vector256<uint> j12 = Vector256.Create(input[12]), j13 = Vector256.Create(input[13]), j14 = Vector256.Create(input[14]), j15 = Vector256.Create(input[15]);
-        (Vector256<uint> j8, Vector256<uint> j9) = Counters256(counter);
         Vector256<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
         Vector256<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
         for (int round = 0; round < 10; round++)

@@ -93,6 +93,50 @@ internal static partial class Salsa20
     public static void Salsa20Xor(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, ReadOnlySpan<byte> source, Span<byte> destination) =>
         Salsa20Xor(key, nonce, firstBlock, default, source, destination);
 
+    /// <summary>
+    /// Blocks 0 and 1 of the Salsa20/20 key stream under each of four 8-octet nonces
+    /// (<paramref name="nonces"/>, 32 octets), 128 octets per nonce in their order: with AVX2 one
+    /// eight-lane batch, lane 2i + b making block b under nonce i.
+    /// </summary>
+    [SkipLocalsInit]
+    public static void KeyStreamPairs(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonces, Span<byte> output)
+    {
+        Debug.Assert(key.Length == KeySize && nonces.Length == 4 * 8 && output.Length >= 4 * 2 * BlockSize, "Salsa20 sizes.");
+        if (!Avx2.IsSupported)
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                KeyStream(key, nonces.Slice(8 * i, 8), 0, output.Slice(2 * BlockSize * i, 2 * BlockSize));
+            }
+
+            return;
+        }
+
+        Span<uint> input = stackalloc uint[16];
+        input[0] = Sigma0;
+        input[5] = Sigma1;
+        input[10] = Sigma2;
+        input[15] = Sigma3;
+        for (int i = 0; i < 4; i++)
+        {
+            input[1 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4 * i));
+            input[11 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16 + (4 * i)));
+        }
+
+        uint n0 = BinaryPrimitives.ReadUInt32LittleEndian(nonces), m0 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(4));
+        uint n1 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(8)), m1 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(12));
+        uint n2 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(16)), m2 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(20));
+        uint n3 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(24)), m3 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(28));
+        KeyStream256(
+            input,
+            Vector256.Create(n0, n0, n1, n1, n2, n2, n3, n3),
+            Vector256.Create(m0, m0, m1, m1, m2, m2, m3, m3),
+            Vector256.Create(0u, 1, 0, 1, 0, 1, 0, 1),
+            Vector256<uint>.Zero,
+            output);
+        CryptographicOperationsZero(input);
+    }
+
     /// <summary>Writes the Salsa20/20 key stream from block <paramref name="firstBlock"/> on into <paramref name="output"/>.</summary>
     public static void KeyStream(ReadOnlySpan<byte> key, ReadOnlySpan<byte> nonce, ulong firstBlock, Span<byte> output)
     {

@@ -108,20 +108,58 @@ internal static class XSalsa20Poly1305
         // takes block 0 alone and streams the rest once the tag holds.
         int needed = Poly1305.KeySize + ciphertext.Length;
         Span<byte> stream = stackalloc byte[SmallBoxStream];
-        stream = stream.Slice(0, needed <= SmallBoxStream ? needed : Salsa20.BlockSize);
+        if (needed <= SmallBoxStream)
+        {
+            stream = stream.Slice(0, needed);
+            Salsa20.KeyStream(streamKey, nonceSuffix, 0, stream);
+            bool opened = OpenWithKeyStream(stream, box, plaintext);
+            CryptographicOperations.ZeroMemory(stream);
+            return opened;
+        }
+
+        stream = stream.Slice(0, Salsa20.BlockSize);
         Salsa20.KeyStream(streamKey, nonceSuffix, 0, stream);
         bool authentic = Poly1305.Verify(stream.Slice(0, Poly1305.KeySize), ciphertext, tag);
         if (authentic)
         {
-            int covered = stream.Length - Poly1305.KeySize;
+            int covered = Salsa20.BlockSize - Poly1305.KeySize;
             Salsa20.Xor(ciphertext.Slice(0, covered), stream.Slice(Poly1305.KeySize), plaintext);
-            if (ciphertext.Length > covered)
-            {
-                Salsa20.Salsa20Xor(streamKey, nonceSuffix, 1, ciphertext.Slice(covered), plaintext.Slice(covered));
-            }
+            Salsa20.Salsa20Xor(streamKey, nonceSuffix, 1, ciphertext.Slice(covered), plaintext.Slice(covered));
         }
 
         CryptographicOperations.ZeroMemory(stream);
         return authentic;
+    }
+
+    /// <summary>
+    /// Seals with key stream made beforehand: <paramref name="keyStream"/> is the nonce's first
+    /// 32 + plaintext length key-stream octets (the Poly1305 key, then the message's).
+    /// </summary>
+    public static void SealWithKeyStream(ReadOnlySpan<byte> keyStream, ReadOnlySpan<byte> plaintext, Span<byte> box)
+    {
+        Debug.Assert(keyStream.Length >= Poly1305.KeySize + plaintext.Length, "The key stream covers the message.");
+        Debug.Assert(box.Length == plaintext.Length + Overhead, "A box is 16 octets longer than its plaintext.");
+        Span<byte> ciphertext = box.Slice(Overhead);
+        Salsa20.Xor(plaintext, keyStream.Slice(Poly1305.KeySize), ciphertext);
+        Poly1305.Compute(keyStream.Slice(0, Poly1305.KeySize), ciphertext, box.Slice(0, Overhead));
+    }
+
+    /// <summary>Opens with key stream made beforehand (see <see cref="SealWithKeyStream"/>); the tag is checked first.</summary>
+    public static bool OpenWithKeyStream(ReadOnlySpan<byte> keyStream, ReadOnlySpan<byte> box, Span<byte> plaintext)
+    {
+        if (box.Length < Overhead)
+        {
+            return false;
+        }
+
+        ReadOnlySpan<byte> ciphertext = box.Slice(Overhead);
+        Debug.Assert(keyStream.Length >= Poly1305.KeySize + ciphertext.Length, "The key stream covers the message.");
+        if (!Poly1305.Verify(keyStream.Slice(0, Poly1305.KeySize), ciphertext, box.Slice(0, Overhead)))
+        {
+            return false;
+        }
+
+        Salsa20.Xor(ciphertext, keyStream.Slice(Poly1305.KeySize), plaintext);
+        return true;
     }
 }

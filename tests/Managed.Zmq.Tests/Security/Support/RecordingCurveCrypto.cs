@@ -8,9 +8,6 @@ internal sealed class RecordingCurveCrypto : ICurveCryptoProvider
 {
     private readonly ICurveCryptoProvider _inner = ManagedCurveCrypto.Instance;
 
-    /// <summary>The nonce prefix each stream key was derived for, by the key's hex.</summary>
-    private readonly Dictionary<string, string> _streamKeyPrefixes = [];
-
     /// <summary>Each sealing nonce as text prefix (ASCII part) and the hex of its last 8 octets.</summary>
     public List<string> SealNonces { get; } = [];
 
@@ -37,18 +34,6 @@ internal sealed class RecordingCurveCrypto : ICurveCryptoProvider
     public bool OpenAfterNm(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> box, Span<byte> plaintext) =>
         _inner.OpenAfterNm(sharedKey, nonce, box, plaintext);
 
-    public void DeriveStreamKey(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix, Span<byte> streamKey)
-    {
-        _inner.DeriveStreamKey(sharedKey, noncePrefix, streamKey);
-        _streamKeyPrefixes[Convert.ToHexString(streamKey)] = Encoding.ASCII.GetString(noncePrefix);
-    }
-
-    public void SealWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> plaintext, Span<byte> box)
-    {
-        SealNonces.Add(_streamKeyPrefixes[Convert.ToHexString(streamKey)] + ":" + Convert.ToHexString(nonceSuffix));
-        _inner.SealWithStreamKey(streamKey, nonceSuffix, plaintext, box);
-    }
-
-    public bool OpenWithStreamKey(ReadOnlySpan<byte> streamKey, ReadOnlySpan<byte> nonceSuffix, ReadOnlySpan<byte> box, Span<byte> plaintext) =>
-        _inner.OpenWithStreamKey(streamKey, nonceSuffix, box, plaintext);
+    public ICurveMessageCipher CreateMessageCipher(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix) =>
+        new RecordingMessageCipher(_inner.CreateMessageCipher(sharedKey, noncePrefix), Encoding.ASCII.GetString(noncePrefix), SealNonces);
 }
