@@ -1,0 +1,203 @@
+using Managed.Zmq.Security;
+
+namespace Managed.Zmq;
+
+/// <summary>
+/// A ready-made ZAP handler (RFC 27) for one context: it serves <c>inproc://zeromq.zap.01</c> on
+/// its own thread from the moment it is created, and every PLAIN or CURVE server of the context,
+/// and every NULL server with a <see cref="SocketOption.Zap_Domain"/>, asks it before accepting a
+/// client.
+/// </summary>
+/// <remarks>
+/// <para>Rules: <see cref="Allow"/> and <see cref="Deny"/> filter client addresses (an allow list,
+/// when set, admits only its addresses); <see cref="ConfigurePlain"/> gives a domain its PLAIN users;
+/// <see cref="ConfigureCurve"/> and <see cref="ConfigureCurveAllowAny"/> give a domain its CURVE
+/// clients. The domain <c>"*"</c> covers every domain without rules of its own. A mechanism with
+/// no rules for a domain is refused there: creating an authenticator never opens a server up.
+/// Rules can change at any time, from any thread, and apply to the next handshake.</para>
+/// <para>Only one ZAP handler can serve a context: creating a second throws
+/// <see cref="ZmqException"/> with EADDRINUSE. Dispose the authenticator before its context (a
+/// <c>using</c> declared after the context's does that); if the context goes first, the
+/// authenticator stops by itself.</para>
+/// <code>
+/// using var context = new Context();
+/// using var auth = new ZapAuthenticator(context);
+/// auth.ConfigureCurve("*", clientPublicKey);      // Z85, 40 characters
+/// </code>
+/// </remarks>
+public sealed class ZapAuthenticator : IDisposable
+{
+    /// <summary>Where libzmq and Managed.Zmq servers send their ZAP requests (RFC 27).</summary>
+    public const string Endpoint = "inproc://zeromq.zap.01";
+
+    private static readonly byte[] Version = "1.0"u8.ToArray();
+
+    private readonly Context _context;
+    private readonly ZapPolicy _policy = new();
+    private readonly Socket _handler;
+    private readonly Socket _stopReceiver;
+    private readonly string _stopEndpoint = $"inproc://managed-zmq-zap-authenticator-{Guid.NewGuid():N}";
+    private readonly Thread _thread;
+    private int _disposed;
+
+    /// <summary>Binds the ZAP endpoint of <paramref name="context"/> and starts answering requests.</summary>
+    /// <exception cref="ZmqException">EADDRINUSE when the context already has a ZAP handler; ETERM when it is shut down.</exception>
+    public ZapAuthenticator(Context context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        _context = context;
+        _handler = new Socket(context, SocketType.Rep);
+        _stopReceiver = new Socket(context, SocketType.Pair);
+        try
+        {
+            _handler.SetOption(SocketOption.Linger, 0);
+            _handler.Bind(Endpoint);
+            _stopReceiver.Bind(_stopEndpoint);
+        }
+        catch
+        {
+            _handler.Dispose();
+            _stopReceiver.Dispose();
+            throw;
+        }
+
+        _thread = new Thread(Serve) { IsBackground = true, Name = "Managed.Zmq ZAP authenticator" };
+        _thread.Start();
+    }
+
+    /// <summary>Admits only these client IP addresses (as the ZAP request gives them, e.g. <c>127.0.0.1</c>), together with any allowed before.</summary>
+    public void Allow(params string[] addresses) => _policy.Allow(CheckAddresses(addresses));
+
+    /// <summary>Refuses these client IP addresses; ignored once an allow list is set.</summary>
+    public void Deny(params string[] addresses) => _policy.Deny(CheckAddresses(addresses));
+
+    /// <summary>Sets the PLAIN users of <paramref name="domain"/> (<c>"*"</c>: every domain) to <paramref name="passwords"/>, user name to password.</summary>
+    public void ConfigurePlain(string domain, IReadOnlyDictionary<string, string> passwords)
+    {
+        ArgumentNullException.ThrowIfNull(domain);
+        ArgumentNullException.ThrowIfNull(passwords);
+        _policy.SetPasswords(domain, passwords);
+    }
+
+    /// <summary>Admits, in <paramref name="domain"/> (<c>"*"</c>: every domain), exactly the CURVE clients with these long-term public keys, in Z85 (40 characters).</summary>
+    /// <exception cref="ArgumentException">A key is not 40 characters of Z85.</exception>
+    public void ConfigureCurve(string domain, params string[] publicKeys)
+    {
+        ArgumentNullException.ThrowIfNull(domain);
+        ArgumentNullException.ThrowIfNull(publicKeys);
+        var keys = new List<byte[]>(publicKeys.Length);
+        foreach (string key in publicKeys)
+        {
+            if (key is null || key.Length != 40)
+            {
+                throw new ArgumentException("A CURVE public key is 40 characters of Z85.", nameof(publicKeys));
+            }
+
+            keys.Add(Z85.Decode(key));
+        }
+
+        _policy.SetCurveKeys(domain, keys);
+    }
+
+    /// <summary>Admits, in <paramref name="domain"/>, every CURVE client that completes the handshake (encryption without authentication).</summary>
+    public void ConfigureCurveAllowAny(string domain = ZapPolicy.AnyDomain)
+    {
+        ArgumentNullException.ThrowIfNull(domain);
+        _policy.SetCurveKeys(domain, null);
+    }
+
+    /// <summary>Stops answering and unbinds the ZAP endpoint. Idempotent.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            using var stop = new Socket(_context, SocketType.Pair);
+            stop.Connect(_stopEndpoint);
+            stop.Send(ReadOnlySpan<byte>.Empty);
+        }
+        catch (ZmqException)
+        {
+            // The context is shut down: the thread has stopped, or stops now, with ETERM.
+        }
+        catch (ObjectDisposedException)
+        {
+            // The context is already disposed, so the thread has stopped.
+        }
+
+        _thread.Join();
+    }
+
+    private static string[] CheckAddresses(string[] addresses)
+    {
+        ArgumentNullException.ThrowIfNull(addresses);
+        foreach (string address in addresses)
+        {
+            ArgumentNullException.ThrowIfNull(address, nameof(addresses));
+        }
+
+        return addresses;
+    }
+
+    /// <summary>The handler thread: waits on requests and the stop signal; owns and closes both sockets.</summary>
+    private void Serve()
+    {
+        try
+        {
+            using var poller = new Poller(2);
+            poller.Add(_handler, PollEvents.In);
+            poller.Add(_stopReceiver, PollEvents.In);
+            while (true)
+            {
+                poller.Poll(-1);
+                if (poller.IsReadable(1))
+                {
+                    return;
+                }
+
+                if (poller.IsReadable(0))
+                {
+                    Answer();
+                }
+            }
+        }
+        catch (ZmqException)
+        {
+            // ETERM: the context was shut down under the authenticator.
+        }
+        finally
+        {
+            _handler.Dispose();
+            _stopReceiver.Dispose();
+        }
+    }
+
+    private void Answer()
+    {
+        List<byte[]> request;
+        using (var frames = _handler.RecvMultipart())
+        {
+            request = new List<byte[]>(frames.Count);
+            foreach (var frame in frames)
+            {
+                request.Add(frame.ToArray());
+            }
+        }
+
+        ZapDecision decision = _policy.Decide(request);
+        byte[] requestId = request.Count > 1 ? request[1] : [];
+        _handler.SendMultipart(
+        [
+            Version,
+            requestId,
+            System.Text.Encoding.ASCII.GetBytes(decision.StatusCode),
+            System.Text.Encoding.UTF8.GetBytes(decision.StatusText),
+            System.Text.Encoding.UTF8.GetBytes(decision.UserId),
+            [],
+        ]);
+    }
+}
