@@ -1,0 +1,24 @@
+using Managed.Zmq.Security.Crypto;
+
+namespace Managed.Zmq.Sodium;
+
+/// <summary>
+/// Switches Managed.Zmq's CURVE key agreement (X25519) to libsodium, through NSec.Cryptography,
+/// for applications that may load native code: a CURVE handshake does four to six X25519
+/// multiplications, which libsodium does several times faster than the managed code. Traffic
+/// encryption is unchanged. The core package stays free of native code; this one brings libsodium.
+/// </summary>
+/// <code>
+/// Managed.Zmq.Sodium.SodiumCurve.Install();   // once, before the first CURVE connection
+/// </code>
+public static class SodiumCurve
+{
+    /// <summary>Whether CURVE connections created from now on use libsodium's X25519.</summary>
+    public static bool IsInstalled => ReferenceEquals(CurveCryptoProviders.Default, SodiumCurveCrypto.Instance);
+
+    /// <summary>CURVE connections created from now on use libsodium's X25519; connections already open keep theirs.</summary>
+    public static void Install() => CurveCryptoProviders.Default = SodiumCurveCrypto.Instance;
+
+    /// <summary>CURVE connections created from now on use the managed X25519 again.</summary>
+    public static void Uninstall() => CurveCryptoProviders.Default = ManagedCurveCrypto.Instance;
+}
