@@ -5,6 +5,7 @@ namespace Managed.Zmq.Perf;
 /// arguments stay libzmq's). The local side (binds) is the CURVE server, the remote side
 /// (connects) the client. Fixed key pairs: libzmq's documented test keys in Z85, the same
 /// ones benchmarks/native/perf_common.h uses, so either side can talk to the other.
+/// <c>PERF_SODIUM=1</c> as well: X25519 through the optional Managed.Zmq.Sodium provider.
 /// </summary>
 internal static class PerfCurve
 {
@@ -13,8 +14,19 @@ internal static class PerfCurve
     public const string ClientPublic = "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID";
     public const string ClientSecret = "D:)Q[IlAW!ahhC2ac:9*A}h:p?([4%wOTJ%JR%cs";
 
-    public static bool Enabled { get; } =
-        Environment.GetEnvironmentVariable("PERF_CURVE") is { Length: > 0 } value && value != "0";
+    public static bool Enabled { get; } = IsSet("PERF_CURVE");
+
+    /// <summary>Installs the libsodium X25519 provider when <c>PERF_SODIUM</c> is set; call before any socket.</summary>
+    public static void InstallProvider()
+    {
+        if (IsSet("PERF_SODIUM"))
+        {
+            Sodium.SodiumCurve.Install();
+        }
+    }
+
+    private static bool IsSet(string variable) =>
+        Environment.GetEnvironmentVariable(variable) is { Length: > 0 } value && value != "0";
 
     /// <summary>Makes <paramref name="socket"/> the CURVE server when enabled; call before Bind.</summary>
     public static void Server(Socket socket)

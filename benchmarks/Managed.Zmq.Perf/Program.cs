@@ -13,6 +13,7 @@ internal static class Program
             return SelfBenchmark.Run();
         }
 
+        PerfCurve.InstallProvider();
         ReadOnlySpan<string> rest = args.AsSpan(1);
         try
         {
@@ -51,6 +52,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
         Console.WriteLine("       Managed.Zmq.Perf crypto [milliseconds-per-case]");
+        Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
         Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");
         return 1;
     }
