@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
 
@@ -110,6 +111,8 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
+    /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time cost ~128 B a message.</remarks>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
     {
         EnsureCipherSpace(Math.Max(ReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));

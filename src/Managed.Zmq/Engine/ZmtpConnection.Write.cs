@@ -177,6 +177,8 @@ internal sealed partial class ZmtpConnection
     private ValueTask SendFramesAsync(ReadOnlyMemory<byte> frames)
         => _cipher is null ? _transport.SendAsync(frames) : SendEncryptedAsync(frames);
 
+    // Pooled builder: called once per write batch, it suspends whenever the socket's send buffer is full.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendEncryptedAsync(ReadOnlyMemory<byte> frames)
     {
         _cipherOut ??= new byte[64 * 1024];
