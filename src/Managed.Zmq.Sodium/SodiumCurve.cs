@@ -17,7 +17,16 @@ public static class SodiumCurve
     public static bool IsInstalled => ReferenceEquals(CurveCryptoProviders.Default, SodiumCurveCrypto.Instance);
 
     /// <summary>CURVE connections created from now on use libsodium's X25519; connections already open keep theirs.</summary>
-    public static void Install() => CurveCryptoProviders.Default = SodiumCurveCrypto.Instance;
+    /// <remarks>Loads libsodium at once, so a missing native library fails here rather than in a handshake on an I/O thread.</remarks>
+    public static void Install()
+    {
+        Span<byte> secret = stackalloc byte[32];
+        Span<byte> publicKey = stackalloc byte[32];
+        secret.Clear();
+        secret[0] = 1;
+        SodiumCurveCrypto.Instance.DerivePublicKey(secret, publicKey);
+        CurveCryptoProviders.Default = SodiumCurveCrypto.Instance;
+    }
 
     /// <summary>CURVE connections created from now on use the managed X25519 again.</summary>
     public static void Uninstall() => CurveCryptoProviders.Default = ManagedCurveCrypto.Instance;

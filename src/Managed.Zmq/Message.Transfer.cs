@@ -13,11 +13,12 @@ public sealed unsafe partial class Message
     /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable. A zero-copy
     /// callback is handed to <see cref="Core.DeferredReleases"/>: it must never run inside Send on the caller's thread.
     /// </summary>
-    internal void ReleaseAfterSend()
+    /// <param name="mayWait">False for a DontWait or asynchronous send, which must not block even when the callbacks pile up.</param>
+    internal void ReleaseAfterSend(bool mayWait)
     {
         if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback)
         {
-            Core.DeferredReleases.Add(callback, (nint)_data);
+            Core.DeferredReleases.Add(callback, (nint)_data, mayWait);
         }
 
         ReleaseContent();

@@ -124,7 +124,8 @@ public sealed partial class Socket
                 ThrowSendFailure(status);
             }
 
-            message.ReleaseAfterSend();
+            // A DontWait send must not wait for anything, the deferred callbacks' room included.
+            message.ReleaseAfterSend(mayWait: !dontWait);
             return size;
         }
 

@@ -1,3 +1,4 @@
+using System.Text;
 using Managed.Zmq.Security;
 
 namespace Managed.Zmq;
@@ -46,21 +47,27 @@ public sealed class ZapAuthenticator : IDisposable
     {
         ArgumentNullException.ThrowIfNull(context);
         _context = context;
-        _handler = new Socket(context, SocketType.Rep);
-        _stopReceiver = new Socket(context, SocketType.Pair);
+        Socket? handler = null;
+        Socket? stopReceiver = null;
         try
         {
-            _handler.SetOption(SocketOption.Linger, 0);
-            _handler.Bind(Endpoint);
-            _stopReceiver.Bind(_stopEndpoint);
+            // Both sockets inside the try: a context waits for every socket at Dispose, so one left
+            // open by a failed constructor would hang it.
+            handler = new Socket(context, SocketType.Rep);
+            stopReceiver = new Socket(context, SocketType.Pair);
+            handler.SetOption(SocketOption.Linger, 0);
+            handler.Bind(Endpoint);
+            stopReceiver.Bind(_stopEndpoint);
         }
         catch
         {
-            _handler.Dispose();
-            _stopReceiver.Dispose();
+            handler?.Dispose();
+            stopReceiver?.Dispose();
             throw;
         }
 
+        _handler = handler;
+        _stopReceiver = stopReceiver;
         _thread = new Thread(Serve) { IsBackground = true, Name = "Managed.Zmq ZAP authenticator" };
         _thread.Start();
     }
@@ -76,6 +83,14 @@ public sealed class ZapAuthenticator : IDisposable
     {
         ArgumentNullException.ThrowIfNull(domain);
         ArgumentNullException.ThrowIfNull(passwords);
+        foreach (var (user, password) in passwords)
+        {
+            if (user is null || password is null)
+            {
+                throw new ArgumentException("User names and passwords must not be null.", nameof(passwords));
+            }
+        }
+
         _policy.SetPasswords(domain, passwords);
     }
 
@@ -156,18 +171,31 @@ public sealed class ZapAuthenticator : IDisposable
                 poller.Poll(-1);
                 if (poller.IsReadable(1))
                 {
+                    // Requests already queued get an answer, so no handshake waits on a handler that is gone.
+                    while ((_handler.GetOption<int>(SocketOption.Events) & (int)PollEvents.In) != 0)
+                    {
+                        Answer(stopping: true);
+                    }
+
                     return;
                 }
 
                 if (poller.IsReadable(0))
                 {
-                    Answer();
+                    try
+                    {
+                        Answer(stopping: false);
+                    }
+                    catch (ZmqException e) when (e.ErrorNumber != ZmqConstants.ETERM)
+                    {
+                        // One request's failure (its requester gone, say) must not end the handler.
+                    }
                 }
             }
         }
-        catch (ZmqException)
+        catch (ZmqException e) when (e.ErrorNumber == ZmqConstants.ETERM)
         {
-            // ETERM: the context was shut down under the authenticator.
+            // The context was shut down under the authenticator.
         }
         finally
         {
@@ -176,7 +204,8 @@ public sealed class ZapAuthenticator : IDisposable
         }
     }
 
-    private void Answer()
+    /// <summary>Receives one request and replies: the policy's decision, 500 while stopping or if deciding failed.</summary>
+    private void Answer(bool stopping)
     {
         List<byte[]> request;
         using (var frames = _handler.RecvMultipart())
@@ -188,15 +217,25 @@ public sealed class ZapAuthenticator : IDisposable
             }
         }
 
-        ZapDecision decision = _policy.Decide(request);
+        ZapDecision decision;
+        try
+        {
+            decision = stopping ? new ZapDecision("500", "Authenticator stopped", "") : _policy.Decide(request);
+        }
+        catch (Exception)
+        {
+            // RFC 27: 500 is the handler's own failure; the thread goes on serving.
+            decision = new ZapDecision("500", "Internal error", "");
+        }
+
         byte[] requestId = request.Count > 1 ? request[1] : [];
         _handler.SendMultipart(
         [
             Version,
             requestId,
-            System.Text.Encoding.ASCII.GetBytes(decision.StatusCode),
-            System.Text.Encoding.UTF8.GetBytes(decision.StatusText),
-            System.Text.Encoding.UTF8.GetBytes(decision.UserId),
+            Encoding.ASCII.GetBytes(decision.StatusCode),
+            Encoding.UTF8.GetBytes(decision.StatusText),
+            Encoding.UTF8.GetBytes(decision.UserId),
             [],
         ]);
     }

@@ -13,9 +13,12 @@ namespace Managed.Zmq.Core;
 /// so a callback waits at most about <see cref="TimerDelayMs"/> ms. When <see cref="BatchSize"/>
 /// callbacks wait and no writer has run them (a fast inproc sender), one thread-pool dispatch
 /// runs them all.</para>
-/// <para>The list has a fixed capacity (<see cref="Capacity"/>): a sender that finds it full
-/// waits for a drainer to take the batch, as a sender at its HWM waits for the peer. Memory stays
-/// bounded when the senders outrun the drain, and nothing is allocated after start-up.</para>
+/// <para>The list has a fixed capacity (<see cref="Capacity"/>): a blocking sender that finds it
+/// full waits for a drainer to take the batch, as a sender at its HWM waits for the peer, so
+/// memory stays bounded when the senders outrun the drain and nothing is allocated after start-up.
+/// A sender that must not block (DontWait, the async extensions) hands that one callback to the
+/// thread pool instead, which allocates, but only while the list is full.</para>
+/// <para>A free callback must not block: it runs on a thread that other senders may be waiting on.</para>
 /// <para>Process-wide rather than per socket: callbacks belong to the application, not to a
 /// connection, and one list costs each send one uncontended lock.</para>
 /// </remarks>
@@ -48,7 +51,10 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     }
 
     /// <summary>Runs <paramref name="callback"/>(<paramref name="data"/>) soon, on an I/O or thread-pool thread.</summary>
-    public static void Add(Action<nint> callback, nint data) => s_instance.Enqueue(callback, data);
+    /// <param name="callback">The zero-copy message's free callback.</param>
+    /// <param name="data">Its argument: the message's memory.</param>
+    /// <param name="mayWait">Whether the caller may wait when the list is full (a blocking send); otherwise the callback goes to the thread pool.</param>
+    public static void Add(Action<nint> callback, nint data, bool mayWait = true) => s_instance.Enqueue(callback, data, mayWait);
 
     /// <summary>Runs the callbacks waiting now, if any; for threads that are not inside a caller's Send.</summary>
     public static void RunPending()
@@ -59,9 +65,10 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         }
     }
 
-    private void Enqueue(Action<nint> callback, nint data)
+    private void Enqueue(Action<nint> callback, nint data, bool mayWait)
     {
         bool runHere = false;
+        bool toThreadPool = false;
         bool arm = false;
         bool dispatch = false;
         lock (_lock)
@@ -71,6 +78,10 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
                 // A callback that sends a zero-copy frame while the list is full: this thread is the
                 // only drainer now, so waiting would never end. It is not a caller's Send: run it here.
                 runHere = true;
+            }
+            else if (_count == _pending.Length && !mayWait)
+            {
+                toThreadPool = true;
             }
             else
             {
@@ -87,6 +98,11 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         if (runHere)
         {
             RunOne(callback, data);
+        }
+
+        if (toThreadPool)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static state => RunOne(state.Callback, state.Data), new Entry(callback, data), preferLocal: false);
         }
 
         if (arm)

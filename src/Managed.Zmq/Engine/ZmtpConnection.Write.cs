@@ -195,6 +195,10 @@ internal sealed partial class ZmtpConnection
                 {
                     await _transport.SendAsync(_cipherOut.AsMemory(0, pending)).ConfigureAwait(true);
                     pending = 0;
+                    if (_closing)
+                    {
+                        return;
+                    }
                 }
 
                 if (_cipherOut.Length < needed)
@@ -203,7 +207,14 @@ internal sealed partial class ZmtpConnection
                 }
             }
 
-            pending += _cipher.Encode(frames.Span.Slice(offset, frameLength), _cipherOut.AsSpan(pending));
+            int encoded = _cipher.Encode(frames.Span.Slice(offset, frameLength), _cipherOut.AsSpan(pending));
+            if (encoded < 0)
+            {
+                // The mechanism failed and wiped its keys: nothing more leaves on this connection.
+                return;
+            }
+
+            pending += encoded;
             offset += frameLength;
         }
 

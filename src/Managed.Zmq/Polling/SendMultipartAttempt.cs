@@ -37,12 +37,12 @@ internal readonly struct SendMultipartAttempt : IAsyncAttempt<bool>
             return false;
         }
 
-        first.ReleaseAfterSend();
+        first.ReleaseAfterSend(mayWait: false);
         for (int i = 1; i < count; i++)
         {
             var frame = _message[i];
             AsyncSocketCalls.SendRemaining(core, frame.Content, more: i < count - 1);
-            frame.ReleaseAfterSend();
+            frame.ReleaseAfterSend(mayWait: false);
         }
 
         return true;

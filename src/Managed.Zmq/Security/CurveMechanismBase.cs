@@ -21,6 +21,9 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// <summary>Opens the MESSAGEs we receive (the peer's nonce prefix).</summary>
     private ICurveMessageCipher? _receiveCipher;
 
+    /// <summary>Set once the keys are wiped (failure or disposal): no MESSAGE is sealed or opened after that.</summary>
+    private bool _keysWiped;
+
     /// <summary>The short nonce for the next command we send; starts at 1 (L9).</summary>
     private ulong _nextNonce = 1;
 
@@ -55,7 +58,12 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// </remarks>
     public override int Encode(ReadOnlySpan<byte> frame, Span<byte> destination)
     {
-        Debug.Assert(Status == MechanismStatus.Ready, "Traffic is encoded only after the handshake.");
+        if (Status != MechanismStatus.Ready || _keysWiped)
+        {
+            // Failed or disposed: the keys are gone, and nothing may be sealed with what is left of them.
+            return -2;
+        }
+
         if (ZmtpFrame.TryReadFrame(frame, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body) != ZmtpStatus.Done)
         {
             Debug.Fail("Encode takes one whole frame.");
@@ -112,7 +120,7 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// </remarks>
     public override int Decode(ReadOnlySpan<byte> commandBody, Span<byte> destination)
     {
-        if (Status != MechanismStatus.Ready)
+        if (Status != MechanismStatus.Ready || _keysWiped)
         {
             return -2;
         }
@@ -226,9 +234,12 @@ internal abstract class CurveMechanismBase : MechanismBase
 
     private void ZeroKeys()
     {
+        _keysWiped = true;
         CryptographicOperations.ZeroMemory(_sessionKey);
         _sendCipher?.Dispose();
         _receiveCipher?.Dispose();
+        _sendCipher = null;
+        _receiveCipher = null;
     }
 
     /// <summary>07 "MESSAGE", short nonce, and a box of flags + payload.</summary>

@@ -97,7 +97,7 @@ public class MessagePoolTests
         data[^1] = 9;
         using Message message = pool.Rent(data);
         Assert.Equal(9, message.Data[^1]);
-        message.ReleaseAfterSend();
+        message.ReleaseAfterSend(mayWait: true);
         Assert.Equal(0, pool.GetStatistics().OutstandingBuffers);
     }
 
@@ -192,10 +192,10 @@ public class MessagePoolTests
     {
         var pool = new MessagePool();
         Message message = pool.Rent("abc"u8);
-        message.ReleaseAfterSend();
+        message.ReleaseAfterSend(mayWait: true);
         Assert.Equal(0, message.Size);
         Assert.Equal(0, pool.GetStatistics().OutstandingBuffers);
-        message.ReleaseAfterSend();
+        message.ReleaseAfterSend(mayWait: true);
         message.Dispose();
         Assert.Equal(1, pool.GetStatistics().TotalReturns);
     }

@@ -144,7 +144,7 @@ public unsafe class MessageTests
         int calls = 0;
         using var message = new Message(1, 0, _ => Interlocked.Increment(ref calls));
         message.SetMore(true);
-        message.ReleaseAfterSend();
+        message.ReleaseAfterSend(mayWait: true);
 
         // Never inside the send on the caller's thread: the callback runs later, elsewhere.
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, TimeSpan.FromSeconds(10)));
@@ -578,7 +578,7 @@ public unsafe class MessageTests
     {
         using var message = new Message(64);
         nint first = Address(message.Data);
-        message.ReleaseAfterSend();
+        message.ReleaseAfterSend(mayWait: true);
         Assert.Equal(0, message.Size);
         Assert.Equal(first, Address(message.PrepareReceive(64)));
     }
@@ -621,7 +621,7 @@ public unsafe class MessageTests
         _ = new Message(1000);
         _ = new Message(200 * 1024);
         var emptied = new Message(10);
-        emptied.ReleaseAfterSend();
+        emptied.ReleaseAfterSend(mayWait: true);
     }
 
     [Fact]

@@ -109,4 +109,21 @@ public sealed class DeferredReleasesTests
         DeferredReleases.Add(resend, 0);
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count + 1, Deadline));
     }
+
+    [Fact]
+    public void Add_ListFullAndTheCallerMayNotWait_ReturnsAtOnceAndEveryCallbackRuns()
+    {
+        // A DontWait send never blocks: with no writer draining and far more than the list holds,
+        // each Add returns at once (overflow goes to the thread pool) and every callback still runs once.
+        const int Count = 50_000;
+        var counts = new int[Count];
+        Action<nint> count = data => Interlocked.Increment(ref counts[data]);
+        for (int i = 0; i < Count; i++)
+        {
+            DeferredReleases.Add(count, i, mayWait: false);
+        }
+
+        Assert.True(SpinWait.SpinUntil(() => counts.All(c => Volatile.Read(ref c) >= 1), Deadline));
+        Assert.All(counts, c => Assert.Equal(1, c));
+    }
 }

@@ -509,6 +509,23 @@ public sealed class CurveMechanismTests
         Assert.Throws<ArgumentException>(() => MechanismFactory.Create(Settings(SocketType.Pair, ZmtpMechanism.Gssapi)));
     }
 
+    [Fact]
+    public void EncodeDecode_AfterDispose_RefusedRatherThanUsingWipedKeys()
+    {
+        var client = Client();
+        using var server = Server();
+        Run(client, server);
+        byte[] message = Encode(client, "before"u8.ToArray(), ZmtpFrameFlags.None);
+        var frame = new byte[16];
+        int header = ZmtpFrame.WriteHeader(frame, 5, ZmtpFrameFlags.None);
+
+        client.Dispose();
+        server.Dispose();
+
+        Assert.Equal(-2, client.Encode(frame.AsSpan(0, header + 5), new byte[256]));
+        Assert.Equal(-2, server.Decode(message, new byte[256]));
+    }
+
     private static void RoundTrip(IMechanism from, IMechanism to, byte[] body, ZmtpFrameFlags flags)
     {
         var frame = new byte[ZmtpFrame.GetHeaderLength(body.Length) + body.Length];

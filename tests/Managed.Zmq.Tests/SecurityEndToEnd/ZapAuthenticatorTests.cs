@@ -110,6 +110,26 @@ public sealed class ZapAuthenticatorTests
     }
 
     [Fact]
+    public void Dispose_RequestAlreadySent_IsAnsweredNotDropped()
+    {
+        using var context = new Context();
+        var auth = new ZapAuthenticator(context);
+        using var requester = new Socket(context, SocketType.Req);
+        requester.SetOption(SocketOption.Linger, 0);
+        requester.SetOption(SocketOption.Rcvtimeo, (int)Deadline.TotalMilliseconds);
+        requester.Connect(ZapAuthenticator.Endpoint);
+
+        requester.SendMultipart("1.0", "7", "", "127.0.0.1", "", "NULL");
+        auth.Dispose();
+
+        // Answered by the policy (200) or, if the stop came first, refused with 500: never left waiting.
+        using var reply = requester.RecvMultipart();
+        Assert.Equal(6, reply.Count);
+        Assert.Equal("7", reply[1].ToString());
+        Assert.Contains(reply[2].ToString(), new[] { "200", "500" });
+    }
+
+    [Fact]
     public void Configure_BadArguments_Throw()
     {
         using var context = new Context();
@@ -118,6 +138,7 @@ public sealed class ZapAuthenticatorTests
         Assert.Throws<ArgumentNullException>(() => new ZapAuthenticator(null!));
         Assert.Throws<ArgumentNullException>(() => auth.ConfigurePlain(null!, new Dictionary<string, string>()));
         Assert.Throws<ArgumentNullException>(() => auth.ConfigurePlain("*", null!));
+        Assert.Throws<ArgumentException>(() => auth.ConfigurePlain("*", new Dictionary<string, string> { ["admin"] = null! }));
         Assert.Throws<ArgumentException>(() => auth.ConfigureCurve("*", "too-short"));
         Assert.Throws<ArgumentNullException>(() => auth.Allow(null!));
         Assert.Throws<ArgumentNullException>(() => auth.Deny("127.0.0.1", null!));

@@ -36,6 +36,8 @@ internal sealed class ManagedMessageCipher : ICurveMessageCipher
     /// <summary>The index of the first slice not used yet; <see cref="BatchMessages"/> when there is none.</summary>
     private int _nextUnused = BatchMessages;
 
+    private bool _disposed;
+
     public ManagedMessageCipher(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> noncePrefix)
     {
         XSalsa20Poly1305.DeriveStreamKey(sharedKey, noncePrefix, _streamKey);
@@ -43,6 +45,7 @@ internal sealed class ManagedMessageCipher : ICurveMessageCipher
 
     public void Seal(ReadOnlySpan<byte> shortNonce, ReadOnlySpan<byte> plaintext, Span<byte> box)
     {
+        ObjectDisposedException.ThrowIf(_disposed, this);
         if (!UsesBatches(plaintext.Length))
         {
             XSalsa20Poly1305.SealWithStreamKey(_streamKey, shortNonce, plaintext, box);
@@ -56,6 +59,7 @@ internal sealed class ManagedMessageCipher : ICurveMessageCipher
 
     public bool Open(ReadOnlySpan<byte> shortNonce, ReadOnlySpan<byte> box, Span<byte> plaintext)
     {
+        ObjectDisposedException.ThrowIf(_disposed, this);
         if (box.Length < XSalsa20Poly1305.Overhead || !UsesBatches(box.Length - XSalsa20Poly1305.Overhead))
         {
             return XSalsa20Poly1305.OpenWithStreamKey(_streamKey, shortNonce, box, plaintext);
@@ -67,8 +71,10 @@ internal sealed class ManagedMessageCipher : ICurveMessageCipher
         return opened;
     }
 
+    /// <summary>Wipes the stream key and the made-ahead key stream; the cipher cannot be used after this.</summary>
     public void Dispose()
     {
+        _disposed = true;
         CryptographicOperations.ZeroMemory(_streamKey);
         CryptographicOperations.ZeroMemory(_keyStreams);
         _nextUnused = BatchMessages;

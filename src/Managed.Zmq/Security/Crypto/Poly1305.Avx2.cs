@@ -16,7 +16,8 @@ namespace Managed.Zmq.Security.Crypto;
 /// enters lane 0. Limbs stay below 2^27 between groups, so every product sum fits in 64 bits and
 /// every multiplier stays below 2^32, as VPMULUDQ needs.</para>
 /// <para>The arithmetic is the same whatever the key and message: no branch or index depends on
-/// them.</para>
+/// them. The powers of r live in vector locals and are not wiped: r is a one-time key, spent with
+/// its nonce, and stack copies of vector locals cannot be reliably wiped from C#.</para>
 /// </remarks>
 internal partial struct Poly1305
 {

@@ -250,12 +250,10 @@ internal partial struct Poly1305
         // Carry 44, 44, 42 bits along; the sums are below 2^100, so a carry fits in 64 bits.
         ulong c = (d0 >> 44) | (d0High << 20);
         h0 = d0 & Mask44;
-        d1 += c;
-        d1High += d1 < c ? 1UL : 0UL;
+        d1High += AddWithCarry(ref d1, c);
         c = (d1 >> 44) | (d1High << 20);
         h1 = d1 & Mask44;
-        d2 += c;
-        d2High += d2 < c ? 1UL : 0UL;
+        d2High += AddWithCarry(ref d2, c);
         c = (d2 >> 42) | (d2High << 22);
         h2 = d2 & Mask42;
         h0 += c * 5;
@@ -268,9 +266,21 @@ internal partial struct Poly1305
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void MultiplyAdd(ref ulong high, ref ulong low, ulong a, ulong b)
     {
-        ulong productLow = a * b;
-        low += productLow;
-        high += MultiplyHigh(a, b) + (low < productLow ? 1UL : 0UL);
+        ulong carry = AddWithCarry(ref low, a * b);
+        high += MultiplyHigh(a, b) + carry;
+    }
+
+    /// <summary>
+    /// x += y, returning the carry out (0 or 1) from bit arithmetic rather than a comparison, so
+    /// that no compiler can turn it into a branch on secret data.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong AddWithCarry(ref ulong x, ulong y)
+    {
+        ulong sum = x + y;
+        ulong carry = ((x & y) | ((x | y) & ~sum)) >> 63;
+        x = sum;
+        return carry;
     }
 
     /// <summary>

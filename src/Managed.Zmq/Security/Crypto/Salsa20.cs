@@ -254,8 +254,14 @@ internal static partial class Salsa20
     /// <summary>destination = source XOR stream, a vector at a time; destination may be source itself.</summary>
     public static void Xor(ReadOnlySpan<byte> source, ReadOnlySpan<byte> stream, Span<byte> destination)
     {
-        int i = 0;
+        // The vector loop below is unchecked: one check here keeps a caller's mistake from writing past the spans.
         int length = source.Length;
+        if ((uint)stream.Length < (uint)length || (uint)destination.Length < (uint)length)
+        {
+            throw new ArgumentException("The key stream and the destination must be at least as long as the source.");
+        }
+
+        int i = 0;
         ref byte src = ref MemoryMarshal.GetReference(source);
         ref byte key = ref MemoryMarshal.GetReference(stream);
         ref byte dst = ref MemoryMarshal.GetReference(destination);

@@ -91,6 +91,16 @@ public sealed class ManagedMessageCipherTests
         Assert.Equal(Convert.ToHexString(FullNonceBox(key, ShortNonce(1), message)), Convert.ToHexString(box));
     }
 
+    [Fact]
+    public void SealOrOpen_AfterDispose_Throws()
+    {
+        var cipher = new ManagedMessageCipher(RandomBytes(32, 8), Prefix);
+        cipher.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => cipher.Seal(ShortNonce(1), new byte[8], new byte[24]));
+        Assert.Throws<ObjectDisposedException>(() => cipher.Open(ShortNonce(1), new byte[24], new byte[8]));
+    }
+
     private static byte[] FullNonceBox(byte[] key, byte[] shortNonce, byte[] message)
     {
         var box = new byte[message.Length + 16];
