@@ -71,6 +71,7 @@ internal struct FieldElement
         BinaryPrimitives.WriteUInt64LittleEndian(bytes.Slice(24), (h.L3 >> 39) | (h.L4 << 12));
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static FieldElement Add(in FieldElement a, in FieldElement b)
     {
         var r = new FieldElement
@@ -86,6 +87,7 @@ internal struct FieldElement
     }
 
     /// <summary>a - b, computed as a + 4p - b so that no limb goes negative.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static FieldElement Subtract(in FieldElement a, in FieldElement b)
     {
         // 4p in limbs: 4 (2^51 - 19) for the lowest, 4 (2^51 - 1) for the others.
@@ -178,6 +180,7 @@ internal struct FieldElement
     }
 
     /// <summary>Swaps a and b when <paramref name="swap"/> is 1, leaves them when it is 0, without branching.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ConditionalSwap(ref FieldElement a, ref FieldElement b, ulong swap)
     {
         ulong mask = 0 - swap;
@@ -196,6 +199,7 @@ internal struct FieldElement
         return new UInt128(high, low);
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static FieldElement Reduce(UInt128 r0, UInt128 r1, UInt128 r2, UInt128 r3, UInt128 r4)
     {
         r1 += r0 >> 51;
@@ -220,6 +224,7 @@ internal struct FieldElement
     }
 
     /// <summary>Brings every limb back under 2^51 (plus a tiny excess in the lowest).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Carry()
     {
         L1 += L0 >> 51; L0 &= Mask51;
