@@ -39,18 +39,7 @@ internal sealed class SodiumCurveCrypto : ICurveCryptoProvider
     {
         Span<byte> shared = stackalloc byte[32];
         bool valid = TryAgree(publicKey, secretKey, shared);
-
-        // "Cryptography in NaCl" §7: the box key is HSalsa20 of the shared point under a zero input.
-        Span<byte> zero = stackalloc byte[16];
-        zero.Clear();
-        XSalsa20Poly1305.DeriveStreamKey(shared, zero, sharedKey);
-        CryptographicOperations.ZeroMemory(shared);
-        if (!valid)
-        {
-            CryptographicOperations.ZeroMemory(sharedKey.Slice(0, 32));
-        }
-
-        return valid;
+        return ManagedCurveCrypto.BoxKeyFromSharedPoint(shared, valid, sharedKey);
     }
 
     public void SealAfterNm(ReadOnlySpan<byte> sharedKey, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> plaintext, Span<byte> box) =>

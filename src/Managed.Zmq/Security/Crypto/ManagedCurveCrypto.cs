@@ -19,8 +19,16 @@ internal sealed class ManagedCurveCrypto : ICurveCryptoProvider
     {
         Span<byte> shared = stackalloc byte[X25519.Size];
         bool valid = X25519.ScalarMult(secretKey, publicKey, shared);
+        return BoxKeyFromSharedPoint(shared, valid, sharedKey);
+    }
 
-        // "Cryptography in NaCl" §7: the box key is HSalsa20 of the shared point under a zero input.
+    /// <summary>
+    /// The end of crypto_box_beforenm, for any X25519: the box key is HSalsa20 of the shared point
+    /// under a zero input ("Cryptography in NaCl" §7), zeroed when the point was refused.
+    /// Wipes <paramref name="shared"/>; returns <paramref name="valid"/>.
+    /// </summary>
+    internal static bool BoxKeyFromSharedPoint(Span<byte> shared, bool valid, Span<byte> sharedKey)
+    {
         Span<byte> zero = stackalloc byte[Salsa20.HInputSize];
         zero.Clear();
         Salsa20.HSalsa20(shared, zero, sharedKey);

@@ -49,14 +49,9 @@ internal static partial class Salsa20
     {
         Debug.Assert(key.Length == KeySize && input.Length == HInputSize && output.Length >= KeySize, "HSalsa20 sizes.");
         Span<uint> x = stackalloc uint[16];
-        x[0] = Sigma0;
-        x[5] = Sigma1;
-        x[10] = Sigma2;
-        x[15] = Sigma3;
+        SetConstantsAndKey(x, key);
         for (int i = 0; i < 4; i++)
         {
-            x[1 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4 * i));
-            x[11 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16 + (4 * i)));
             x[6 + i] = BinaryPrimitives.ReadUInt32LittleEndian(input.Slice(4 * i));
         }
 
@@ -113,15 +108,7 @@ internal static partial class Salsa20
         }
 
         Span<uint> input = stackalloc uint[16];
-        input[0] = Sigma0;
-        input[5] = Sigma1;
-        input[10] = Sigma2;
-        input[15] = Sigma3;
-        for (int i = 0; i < 4; i++)
-        {
-            input[1 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4 * i));
-            input[11 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16 + (4 * i)));
-        }
+        SetConstantsAndKey(input, key);
 
         uint n0 = BinaryPrimitives.ReadUInt32LittleEndian(nonces), m0 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(4));
         uint n1 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(8)), m1 = BinaryPrimitives.ReadUInt32LittleEndian(nonces.Slice(12));
@@ -160,15 +147,7 @@ internal static partial class Salsa20
 
         // Salsa20 specification §9-§10: sigma, key, nonce and the 64-bit block counter in words 8-9.
         Span<uint> input = stackalloc uint[16];
-        input[0] = Sigma0;
-        input[5] = Sigma1;
-        input[10] = Sigma2;
-        input[15] = Sigma3;
-        for (int i = 0; i < 4; i++)
-        {
-            input[1 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4 * i));
-            input[11 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16 + (4 * i)));
-        }
+        SetConstantsAndKey(input, key);
 
         input[6] = BinaryPrimitives.ReadUInt32LittleEndian(nonce);
         input[7] = BinaryPrimitives.ReadUInt32LittleEndian(nonce.Slice(4));
@@ -201,6 +180,20 @@ internal static partial class Salsa20
 
         CryptographicOperationsZero(input);
         System.Security.Cryptography.CryptographicOperations.ZeroMemory(keyStream.Slice(0, used));
+    }
+
+    /// <summary>Salsa20 specification §9: sigma in words 0, 5, 10, 15 and the key's two halves in words 1-4 and 11-14.</summary>
+    private static void SetConstantsAndKey(Span<uint> state, ReadOnlySpan<byte> key)
+    {
+        state[0] = Sigma0;
+        state[5] = Sigma1;
+        state[10] = Sigma2;
+        state[15] = Sigma3;
+        for (int i = 0; i < 4; i++)
+        {
+            state[1 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(4 * i));
+            state[11 + i] = BinaryPrimitives.ReadUInt32LittleEndian(key.Slice(16 + (4 * i)));
+        }
     }
 
     /// <summary>
