@@ -24,6 +24,9 @@ internal sealed class Pipe
     /// <summary>The frame last returned by <see cref="TryPeekFrame"/> has its bytes outside the queue (inproc large message).</summary>
     private bool _peekedExternal;
 
+    /// <summary>Socket side: the queue reached the send HWM and has not yet drained to the resume level.</summary>
+    private bool _sendHeld;
+
     /// <summary>1 while the engine's write loop is parked waiting for data.</summary>
     private int _writerWaiting;
 
@@ -104,7 +107,63 @@ internal sealed class Pipe
     // ------------------------------------------------------------ socket side (user thread)
 
     /// <summary>True when a new message fits under the send HWM (counted in messages, libzmq style).</summary>
-    public bool CanWrite => !IsTerminated && !PeerGone && (SendHwm <= 0 || Outbound.QueuedMessages < SendHwm);
+    /// <remarks>
+    /// Over tcp and ipc, once the queue reached the HWM it counts as full until it has drained to
+    /// <see cref="ResumeLevel"/>, as a libzmq pipe stays inactive until its reader reports a batch
+    /// of reads. So a blocked send, DontWait and POLLOUT all agree with when a parked sender is
+    /// woken (<see cref="OutboundAtLowWater"/>).
+    /// </remarks>
+    public bool CanWrite
+    {
+        get
+        {
+            if (IsTerminated || PeerGone)
+            {
+                return false;
+            }
+
+            if (SendHwm <= 0)
+            {
+                return true;
+            }
+
+            long queued = Outbound.QueuedMessages;
+            if (_sendHeld)
+            {
+                if (queued > ResumeLevel(SendHwm))
+                {
+                    return false;
+                }
+
+                _sendHeld = false;
+                return true;
+            }
+
+            if (queued < SendHwm)
+            {
+                return true;
+            }
+
+            // inproc has no batching engine between the sockets: its reader frees room (and wakes a
+            // parked sender) message by message, so its HWM stays exact per message.
+            _sendHeld = !IsInproc;
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Where a sender held at <paramref name="hwm"/> may go on: libzmq's low-water mark, the HWM less
+    /// half of it (or less 1024 above 2048), never less than one message of room.
+    /// </summary>
+    internal static long ResumeLevel(int hwm) => hwm - (hwm > 2048 ? 1024 : (hwm + 1) / 2);
+
+    /// <summary>
+    /// Engine, after consuming outbound messages: whether a sender held at the HWM may go on, so is
+    /// worth waking. Only at the resume level (see <see cref="CanWrite"/>), so a sender at the HWM
+    /// wakes once per half HWM of messages rather than once per message (64 KiB tcp, where the
+    /// writer frees one message per write: 0.58x libzmq with a wake-up each, 0.98x without).
+    /// </summary>
+    public bool OutboundAtLowWater => SendHwm <= 0 || Outbound.QueuedMessages <= ResumeLevel(SendHwm);
 
     /// <summary>True for an inproc pipe: its queues are shared with the peer socket's pipe.</summary>
     public bool IsInproc => InprocName is not null;

@@ -107,7 +107,10 @@ internal sealed partial class ZmtpConnection
                 if (messages > 0)
                 {
                     outbound.MessagesConsumed(messages);
-                    _socket.Signal.Notify();
+                    if (pipe.OutboundAtLowWater)
+                    {
+                        _socket.Signal.Notify();
+                    }
                 }
             }
         }
@@ -169,7 +172,10 @@ internal sealed partial class ZmtpConnection
         if (!header.More)
         {
             pipe.Outbound.MessagesConsumed(1);
-            _socket.Signal.Notify();
+            if (pipe.OutboundAtLowWater)
+            {
+                _socket.Signal.Notify();
+            }
         }
     }
 
