@@ -143,12 +143,16 @@ public sealed class ZapInteropTests
             request => request.Length == 8 && Bytes.Text(request[6]) == User && Bytes.Text(request[7]) == Password
                 ? ZapAnswer.Accept : ZapAnswer.Of(400),
             password: good ? Password : "wrong");
-        link.Client.SendMessage(Bytes.Of("payload"));
         if (good)
         {
+            link.Client.SendMessage(Bytes.Of("payload"));
             Bytes.Equal([Bytes.Of("payload")], link.Server.RecvMessage(), "PLAIN with the right password");
             return;
         }
+
+        // A refused client's connection ends for good (L15) and takes its pipe with it, so once the
+        // handshake has failed a send finds no peer and would block: it may only be attempted.
+        link.Client.TrySendMessage(Bytes.Of("payload"));
 
         link.ClientEvents.WaitFor(EventLog.HandshakeFailedAuth, 400);
         link.ServerEvents.WaitFor(EventLog.HandshakeFailedAuth, 400);
