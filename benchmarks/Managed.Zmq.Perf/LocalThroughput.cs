@@ -28,8 +28,11 @@ internal static class LocalThroughput
 
         // One extra byte so a longer frame is detected rather than silently equal.
         byte[] buffer = new byte[a.MessageSize + 1];
+        using var message = new Message();
+        bool intoMessage = PerfBuffer.Mode != PerfBufferMode.Span;
+        int Receive() => intoMessage ? pull.Recv(message, RecvFlags.None) : pull.Recv(buffer.AsSpan(), RecvFlags.None);
 
-        if (pull.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
+        if (Receive() != a.MessageSize)
         {
             return IncorrectSize();
         }
@@ -37,7 +40,7 @@ internal static class LocalThroughput
         long start = PerfClock.Start();
         for (int i = 1; i != a.Count; i++)
         {
-            if (pull.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
+            if (Receive() != a.MessageSize)
             {
                 return IncorrectSize();
             }

@@ -22,10 +22,32 @@ internal static class RemoteThroughput
         PerfCurve.Client(push);
         push.Connect(a.Endpoint);
 
-        ReadOnlySpan<byte> payload = new byte[a.MessageSize];
-        for (int i = 0; i != a.Count; i++)
+        switch (PerfBuffer.Mode)
         {
-            push.Send(payload, SendFlags.None);
+            case PerfBufferMode.Message:
+                for (int i = 0; i != a.Count; i++)
+                {
+                    using var message = new Message(a.MessageSize);
+                    push.Send(message, SendFlags.None);
+                }
+
+                break;
+            case PerfBufferMode.Pool:
+                for (int i = 0; i != a.Count; i++)
+                {
+                    using var message = MessagePool.Shared.Rent(a.MessageSize);
+                    push.Send(message, SendFlags.None);
+                }
+
+                break;
+            default:
+                ReadOnlySpan<byte> payload = new byte[a.MessageSize];
+                for (int i = 0; i != a.Count; i++)
+                {
+                    push.Send(payload, SendFlags.None);
+                }
+
+                break;
         }
 
         return 0;
