@@ -56,6 +56,9 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     /// <param name="mayWait">Whether the caller may wait when the list is full (a blocking send); otherwise the callback goes to the thread pool.</param>
     public static void Add(Action<nint> callback, nint data, bool mayWait = true) => s_instance.Enqueue(callback, data, mayWait);
 
+    /// <summary>True while callbacks wait to run.</summary>
+    public static bool HasPending => Volatile.Read(ref s_instance._count) != 0;
+
     /// <summary>Runs the callbacks waiting now, if any; for threads that are not inside a caller's Send.</summary>
     public static void RunPending()
     {

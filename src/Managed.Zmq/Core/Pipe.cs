@@ -27,8 +27,17 @@ internal sealed class Pipe
     /// <summary>Socket side: the queue reached the send HWM and has not yet drained to the resume level.</summary>
     private bool _sendHeld;
 
-    /// <summary>1 while the engine's write loop is parked waiting for data.</summary>
-    private int _writerWaiting;
+    /// <summary>Who has the write side of the connection: <see cref="WriterRunning"/>, <see cref="WriterParked"/> or <see cref="WriterDirect"/>.</summary>
+    private int _writerState;
+
+    /// <summary>The engine's write loop is running (or about to): it alone writes to the OS socket.</summary>
+    private const int WriterRunning = 0;
+
+    /// <summary>The write loop is parked waiting for data; whoever moves the state on next has the write side.</summary>
+    private const int WriterParked = 1;
+
+    /// <summary>The socket thread is writing to the OS socket itself; the write loop waits for it to hand back.</summary>
+    private const int WriterDirect = 2;
 
     /// <summary>1 while the engine's read loop is paused at the receive HWM.</summary>
     private int _readerPaused;
@@ -319,15 +328,28 @@ internal sealed class Pipe
     /// <summary>Engine: the write loop is about to park; returns false if data arrived meanwhile.</summary>
     public bool TryParkWriter()
     {
-        Volatile.Write(ref _writerWaiting, 1);
+        Volatile.Write(ref _writerState, WriterParked);
         Interlocked.MemoryBarrier();
         if (Outbound.HasData)
         {
-            Volatile.Write(ref _writerWaiting, 0);
-            return false;
+            // Take the turn back, unless the socket thread took it first: then it wakes us when done.
+            return Interlocked.CompareExchange(ref _writerState, WriterRunning, WriterParked) != WriterParked;
         }
 
         return true;
+    }
+
+    /// <summary>
+    /// Engine, woken after <see cref="TryParkWriter"/>: takes the write side back, first waiting out a
+    /// direct write in progress on the socket thread (one non-blocking system call).
+    /// </summary>
+    public void ClaimWriter()
+    {
+        var spinner = default(SpinWait);
+        while (Interlocked.CompareExchange(ref _writerState, WriterRunning, WriterParked) == WriterDirect)
+        {
+            spinner.SpinOnce();
+        }
     }
 
     /// <summary>Engine: the read loop is about to pause at the HWM; returns false if room was made meanwhile.</summary>
@@ -343,10 +365,34 @@ internal sealed class Pipe
         return true;
     }
 
-    /// <summary>Wakes the engine's write loop if it is parked (called after a commit, which is a full fence).</summary>
+    /// <summary>
+    /// Called after a commit (a full fence): when the engine's write loop is parked, either writes the
+    /// queue to the OS socket from this thread (a reply, see <see cref="SocketCore.PrefersDirectWrite"/>)
+    /// or wakes the write loop.
+    /// </summary>
     public void WakeWriter()
     {
-        if (Volatile.Read(ref _writerWaiting) != 0 && Interlocked.Exchange(ref _writerWaiting, 0) != 0)
+        if (Volatile.Read(ref _writerState) != WriterParked)
+        {
+            return;
+        }
+
+        if (_socket.PrefersDirectWrite
+            && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
+        {
+            var engine = Volatile.Read(ref _engine);
+            if (engine is not null && engine.TryWriteDirect(this) && !Outbound.HasData)
+            {
+                Volatile.Write(ref _writerState, WriterParked);
+                return;
+            }
+
+            Volatile.Write(ref _writerState, WriterRunning);
+            engine?.WakeWriter();
+            return;
+        }
+
+        if (Interlocked.Exchange(ref _writerState, WriterRunning) == WriterParked)
         {
             _engine?.WakeWriter();
         }

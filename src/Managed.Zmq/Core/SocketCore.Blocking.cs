@@ -23,6 +23,15 @@ internal sealed partial class SocketCore
     private bool _replyDue;
 
     /// <summary>
+    /// Whether a send that finds the connection's write loop parked should write to the OS socket
+    /// from this thread rather than wake the I/O thread: yes for a send that follows a receive (a
+    /// reply, or a request after one), where waking the I/O thread is a cross-thread hop on the
+    /// round trip; no in a stream of sends, where it would cost a system call per message instead of
+    /// one per batch.
+    /// </summary>
+    public bool PrefersDirectWrite => !_replyDue;
+
+    /// <summary>
     /// Sends one frame, waiting (spin briefly, then park) while the pattern would block, up to
     /// SNDTIMEO. Only a message's first frame can wait (API §8.3).
     /// </summary>

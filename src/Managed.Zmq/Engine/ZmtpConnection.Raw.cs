@@ -88,6 +88,7 @@ internal sealed partial class ZmtpConnection
                     if (pipe.TryParkWriter())
                     {
                         await _writerSignal.WaitAsync().ConfigureAwait(true);
+                        pipe.ClaimWriter();
                     }
 
                     continue;

@@ -27,7 +27,7 @@ internal sealed partial class ZmtpConnection
         {
             while (!_closing)
             {
-                if (_controlLength > 0 && !pipe.OutboundMidMessage)
+                if (_controlLength > 0 && !pipe.OutboundMidMessage && _directSentPrefix == 0)
                 {
                     int length = _controlLength;
                     _controlLength = 0;
@@ -47,6 +47,7 @@ internal sealed partial class ZmtpConnection
                     if (pipe.TryParkWriter())
                     {
                         await _writerSignal.WaitAsync().ConfigureAwait(true);
+                        pipe.ClaimWriter();
                     }
 
                     continue;
@@ -98,7 +99,17 @@ internal sealed partial class ZmtpConnection
                 }
 
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
-                await SendFramesAsync(batch).ConfigureAwait(true);
+                if (_directSentPrefix > 0)
+                {
+                    // The socket thread sent the head of this batch before the kernel's buffer filled.
+                    int sentAlready = _directSentPrefix;
+                    _directSentPrefix = 0;
+                    await SendFramesAsync(batch[sentAlready..]).ConfigureAwait(true);
+                }
+                else
+                {
+                    await SendFramesAsync(batch).ConfigureAwait(true);
+                }
 
                 // Zero-copy callbacks of small frames, copied at Send, run here rather than cost a wake-up elsewhere.
                 DeferredReleases.RunPending();
@@ -118,6 +129,55 @@ internal sealed partial class ZmtpConnection
         {
             Close(DisconnectReason.ConnectionLost);
         }
+    }
+
+    /// <summary>Bytes at the head of the queue that a direct write already sent (see <see cref="TryWriteDirect"/>).</summary>
+    private int _directSentPrefix;
+
+    /// <summary>Largest queue a direct write takes on; more is the write loop's (a reply is usually small).</summary>
+    private const int DirectWriteLimit = 16 * 1024;
+
+    /// <summary>
+    /// Runs on the socket's user thread while the pipe's writer state is direct: the write loop is
+    /// parked and touches neither the queue's read side nor the OS socket's send side until the
+    /// state moves on. Writes the committed messages with one non-blocking system call, which saves
+    /// the wake-up of the I/O thread a reply would otherwise wait for. Anything unusual (CURVE, a
+    /// 3.0 peer, a pending command, large frames, deferred zero-copy callbacks, a full kernel
+    /// buffer) is left to the write loop.
+    /// </summary>
+    public bool TryWriteDirect(Pipe pipe)
+    {
+        if (_closing || _cipher is not null || _socket.SocketType == SocketType.Stream || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
+            || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)
+        {
+            return false;
+        }
+
+        var outbound = pipe.Outbound;
+        var batch = outbound.Peek();
+        if (batch.IsEmpty)
+        {
+            return true;
+        }
+
+        if (batch.Length > DirectWriteLimit || FindExternal(batch) >= 0)
+        {
+            return false;
+        }
+
+        int sent = _transport.TrySendNow(batch);
+        if (sent < batch.Length)
+        {
+            // Nothing, or the head only: the write loop sends the rest (or meets the error).
+            _directSentPrefix = Math.Max(sent, 0);
+            return false;
+        }
+
+        int messages = CountMessages(batch, out bool endsMidMessage);
+        outbound.Consume(batch.Length);
+        pipe.OutboundMidMessage = endsMidMessage;
+        outbound.MessagesConsumed(messages);
+        return true;
     }
 
     /// <summary>Offset of the first frame whose payload lies outside the queue, or -1.</summary>

@@ -12,6 +12,13 @@ internal interface IByteTransport : IDisposable
     /// <summary>Sends all of <paramref name="data"/>.</summary>
     ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
+    /// <summary>
+    /// Sends what the kernel takes of <paramref name="data"/> at once, without waiting, from any
+    /// thread, while the write loop is parked: the bytes sent, 0 when the kernel would block, -1
+    /// on an error (the write loop meets it again and ends the connection) or where not supported.
+    /// </summary>
+    int TrySendNow(ReadOnlySpan<byte> data) => -1;
+
     /// <summary>The peer's address as ZAP and monitor events name it (IP without port, or empty).</summary>
     string PeerAddress { get; }
 

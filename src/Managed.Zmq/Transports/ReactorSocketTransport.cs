@@ -101,6 +101,30 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
         return new ValueTask(this, _sendCore.Version);
     }
 
+    public int TrySendNow(ReadOnlySpan<byte> data)
+    {
+        if (_disposed)
+        {
+            return -1;
+        }
+
+        try
+        {
+            int sent = _socket.Send(data, SocketFlags.None, out var error);
+            return error switch
+            {
+                SocketError.Success => sent,
+                SocketError.WouldBlock => 0,
+                _ => -1,
+            };
+        }
+        catch (ObjectDisposedException)
+        {
+            // Closed by the I/O thread meanwhile (the handle's reference count kept the descriptor valid).
+            return -1;
+        }
+    }
+
     /// <summary>Sends as much as the kernel takes; Success means all of it went.</summary>
     private SocketError TrySend(ref ReadOnlyMemory<byte> data)
     {

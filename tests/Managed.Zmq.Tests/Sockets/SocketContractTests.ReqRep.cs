@@ -21,6 +21,51 @@ public abstract partial class SocketContractTests
         }
     }
 
+    /// <summary>
+    /// Replies sent while the requester reads nothing: over tcp and ipc each reply follows a receive,
+    /// so it is written from the replier's thread while the write loop is parked, until the kernel's
+    /// buffers fill and a reply goes out only in part; the write loop must then send its rest and
+    /// everything after it, in order and intact.
+    /// </summary>
+    [Fact]
+    public void Rep_RepliesWhileRequesterStalled_EveryReplyArrivesIntact()
+    {
+        const int Requests = 2000;
+        const int ReplySize = 16_000;
+        var rep = Create(SocketType.Rep);
+        var dealer = Create(SocketType.Dealer);
+        dealer.SetOption(SocketOption.Rcvhwm, 1);
+        dealer.Connect(Bind(rep));
+
+        for (int i = 0; i < Requests; i++)
+        {
+            dealer.Send([], SendFlags.SendMore);
+            dealer.Send(BitConverter.GetBytes(i));
+        }
+
+        var reply = new byte[ReplySize];
+        var request = new byte[4];
+        for (int i = 0; i < Requests; i++)
+        {
+            Assert.Equal(4, rep.Recv(request));
+            int index = BitConverter.ToInt32(request);
+            Assert.Equal(i, index);
+            reply.AsSpan().Fill((byte)index);
+            BitConverter.TryWriteBytes(reply, index);
+            rep.Send(reply);
+        }
+
+        var delimiter = new byte[1];
+        var received = new byte[ReplySize + 1];
+        for (int i = 0; i < Requests; i++)
+        {
+            Assert.Equal(0, dealer.Recv(delimiter));
+            Assert.Equal(ReplySize, dealer.Recv(received));
+            Assert.Equal(i, BitConverter.ToInt32(received));
+            Assert.True(received.AsSpan(4, ReplySize - 4).IndexOfAnyExcept((byte)i) < 0, $"reply {i} is corrupt");
+        }
+    }
+
     [Fact]
     public void Req_SecondSendWithoutRecv_Efsm()
     {
