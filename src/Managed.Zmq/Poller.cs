@@ -15,10 +15,17 @@ namespace Managed.Zmq;
 public sealed class Poller : IDisposable
 {
     /// <summary>
-    /// Rounds of re-checking before parking: a reply or HWM room usually arrives within microseconds,
-    /// and a short spin saves a sleep/wake pair per message on a busy stream (the blocking Recv does the same).
+    /// Rounds of re-checking before parking while a reply is due on a registered socket (its last
+    /// operation was a send): the answer comes within a round trip. The later rounds yield the CPU.
+    /// The same spin as a blocking Recv's (<c>SocketCore</c>).
     /// </summary>
-    private const int SpinIterations = 40;
+    private const int ReplySpinIterations = 40;
+
+    /// <summary>
+    /// Rounds otherwise (streams): short pauses only, no yields, so the waiting thread does not take
+    /// the CPU the I/O threads need on a small machine.
+    /// </summary>
+    private const int StreamSpinIterations = 10;
 
     /// <summary>Registered sockets, indexes 0 to <see cref="_count"/> - 1.</summary>
     private readonly Socket?[] _sockets;
@@ -152,7 +159,8 @@ public sealed class Poller : IDisposable
 
         long deadline = ReadinessWaiter.DeadlineFromTimeout(timeout);
         var spinner = default(SpinWait);
-        for (int i = 0; i < SpinIterations; i++)
+        int spins = AnyReplyDue() ? ReplySpinIterations : StreamSpinIterations;
+        for (int i = 0; i < spins; i++)
         {
             spinner.SpinOnce(sleep1Threshold: -1);
             ready = Scan();
@@ -163,6 +171,19 @@ public sealed class Poller : IDisposable
         }
 
         return WaitForReadiness(deadline);
+    }
+
+    private bool AnyReplyDue()
+    {
+        for (int i = 0; i < _count; i++)
+        {
+            if (_sockets[i] is { } socket && socket.Core.ReplyDue)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>Same as <see cref="Poll(long)"/> with the timeout in whole milliseconds.</summary>

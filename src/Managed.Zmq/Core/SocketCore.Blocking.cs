@@ -31,6 +31,9 @@ internal sealed partial class SocketCore
     /// </summary>
     public bool PrefersDirectWrite => !_replyDue;
 
+    /// <summary>Whether a reply may be due (see <see cref="_replyDue"/>); a Poller's wait spins longer then.</summary>
+    public bool ReplyDue => _replyDue;
+
     /// <summary>
     /// Sends one frame, waiting (spin briefly, then park) while the pattern would block, up to
     /// SNDTIMEO. Only a message's first frame can wait (API §8.3).
