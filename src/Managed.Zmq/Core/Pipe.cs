@@ -21,7 +21,7 @@ internal sealed class Pipe
 
     private readonly SocketCore _socket;
 
-    /// <summary>The frame last returned by <see cref="TryPeekFrame"/> has its bytes outside the queue (inproc large message).</summary>
+    /// <summary>The frame last returned by <see cref="TryPeekFrame"/> has its bytes outside the queue (a large message).</summary>
     private bool _peekedExternal;
 
     /// <summary>Socket side: the queue reached the send HWM and has not yet drained to the resume level.</summary>
@@ -44,25 +44,54 @@ internal sealed class Pipe
 
     private IPipeEngine? _engine;
 
+    /// <summary>A pipe served by a connection engine (tcp, ipc): ZMTP-encoded frame queues both ways.</summary>
     public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect)
-        : this(socket, sendHwm, receiveHwm, fromConnect, new FrameQueue(), new FrameQueue())
-    {
-    }
-
-    /// <summary>An inproc pipe: its queues are shared with the peer socket's pipe, crossed over.</summary>
-    public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect, FrameQueue outbound, FrameQueue inbound)
     {
         _socket = socket;
         SendHwm = sendHwm;
         ReceiveHwm = receiveHwm;
         FromConnect = fromConnect;
-        Outbound = outbound;
-        Inbound = inbound;
+        _outbound = new FrameQueue();
+        _inbound = new FrameQueue();
     }
 
-    public FrameQueue Outbound { get; }
+    /// <summary>An inproc pipe: a channel each way, shared with the peer socket's pipe, crossed over.</summary>
+    public Pipe(SocketCore socket, int sendHwm, int receiveHwm, bool fromConnect, InprocChannel outbound, InprocChannel inbound)
+    {
+        _socket = socket;
+        SendHwm = sendHwm;
+        ReceiveHwm = receiveHwm;
+        FromConnect = fromConnect;
+        InprocOutbound = outbound;
+        InprocInbound = inbound;
+    }
 
-    public FrameQueue Inbound { get; }
+    private readonly FrameQueue? _outbound;
+    private readonly FrameQueue? _inbound;
+
+    /// <summary>Engine pipes: what the socket sends, for the write loop.</summary>
+    public FrameQueue Outbound => _outbound ?? throw new InvalidOperationException("an inproc pipe has no frame queue");
+
+    /// <summary>Engine pipes: what the read loop decoded, for the socket.</summary>
+    public FrameQueue Inbound => _inbound ?? throw new InvalidOperationException("an inproc pipe has no frame queue");
+
+    /// <summary>inproc pipes: the channel to the peer socket (its <see cref="InprocInbound"/>).</summary>
+    public InprocChannel? InprocOutbound { get; }
+
+    /// <summary>inproc pipes: the channel from the peer socket (its <see cref="InprocOutbound"/>).</summary>
+    public InprocChannel? InprocInbound { get; }
+
+    /// <summary>Whole messages queued outbound, not yet taken by the engine or the inproc peer.</summary>
+    public long OutboundQueuedMessages => InprocOutbound?.QueuedMessages ?? _outbound!.QueuedMessages;
+
+    /// <summary>Whole messages queued inbound, not yet received.</summary>
+    public long InboundQueuedMessages => InprocInbound?.QueuedMessages ?? _inbound!.QueuedMessages;
+
+    /// <summary>True while anything sent is still queued outbound.</summary>
+    public bool OutboundHasData => InprocOutbound?.HasData ?? _outbound!.HasData;
+
+    /// <summary>True while anything is queued inbound.</summary>
+    public bool InboundHasData => InprocInbound?.HasData ?? _inbound!.HasData;
 
     /// <summary>Outbound limit in messages; for inproc the sender's SNDHWM plus the receiver's RCVHWM (set when linked).</summary>
     public int SendHwm { get; set; }
@@ -131,12 +160,19 @@ internal sealed class Pipe
                 return false;
             }
 
+            if (InprocOutbound is { } channel)
+            {
+                // inproc has no batching engine between the sockets: its reader frees room (and
+                // wakes a parked sender) message by message, so its HWM stays exact per message.
+                return channel.HasRoom(SendHwm);
+            }
+
             if (SendHwm <= 0)
             {
                 return true;
             }
 
-            long queued = Outbound.QueuedMessages;
+            long queued = _outbound!.QueuedMessages;
             if (_sendHeld)
             {
                 if (queued > ResumeLevel(SendHwm))
@@ -153,9 +189,7 @@ internal sealed class Pipe
                 return true;
             }
 
-            // inproc has no batching engine between the sockets: its reader frees room (and wakes a
-            // parked sender) message by message, so its HWM stays exact per message.
-            _sendHeld = !IsInproc;
+            _sendHeld = true;
             return false;
         }
     }
@@ -184,7 +218,17 @@ internal sealed class Pipe
     public OutboundPayload TakePayload() => Outbound.TakePayload();
 
     /// <summary>When nothing will consume the outbound queue any more: releases payloads still waiting.</summary>
-    public void ReleasePayloads() => Outbound.ReleasePayloads();
+    public void ReleasePayloads()
+    {
+        if (InprocOutbound is { } channel)
+        {
+            // What is in the channel is the peer's to read or discard; only an unfinished message is ours.
+            channel.DiscardStaged();
+            return;
+        }
+
+        _outbound!.ReleasePayloads();
+    }
 
     /// <summary>Encodes one message frame into the outbound queue; the last frame publishes the message.</summary>
     public void WriteFrame(ReadOnlySpan<byte> data, bool more)
@@ -195,6 +239,17 @@ internal sealed class Pipe
                 ref System.Runtime.InteropServices.MemoryMarshal.GetReference(payload.Span)))
         {
             WriteExternalFrame(payload, more);
+            return;
+        }
+
+        if (InprocOutbound is { } channel)
+        {
+            channel.WriteFrame(data, more);
+            if (!more)
+            {
+                Publish(1);
+            }
+
             return;
         }
 
@@ -212,6 +267,18 @@ internal sealed class Pipe
     /// <summary>Queues only the header of a large frame; its bytes go to the wire from where they lie.</summary>
     private void WriteExternalFrame(OutboundPayload payload, bool more)
     {
+        if (InprocOutbound is { } channel)
+        {
+            payload.AddReference();
+            channel.WritePayload(payload, more);
+            if (!more)
+            {
+                Publish(1);
+            }
+
+            return;
+        }
+
         int headerLength = ZmtpFrame.GetHeaderLength(payload.Length);
         var span = Outbound.GetSpan(headerLength);
         ZmtpFrame.WriteHeader(span, payload.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
@@ -228,6 +295,24 @@ internal sealed class Pipe
     /// <summary>Writes an already-encoded command frame (SUBSCRIBE, CANCEL) and publishes it.</summary>
     public void WriteRaw(ReadOnlySpan<byte> encodedFrame, bool countsAsMessage)
     {
+        if (InprocOutbound is { } channel)
+        {
+            // No ZMTP over inproc: the command's body and its flags travel as they are.
+            ZmtpFrame.TryReadHeader(encodedFrame, out var header);
+            var body = encodedFrame.Slice(header.HeaderLength, (int)header.BodyLength);
+            if (countsAsMessage)
+            {
+                channel.WriteFrame(body, more: false);
+            }
+            else
+            {
+                channel.WriteCommand(body);
+            }
+
+            Publish(countsAsMessage ? 1 : 0);
+            return;
+        }
+
         var span = Outbound.GetSpan(encodedFrame.Length);
         encodedFrame.CopyTo(span);
         Outbound.Advance(encodedFrame.Length);
@@ -240,20 +325,35 @@ internal sealed class Pipe
     /// </summary>
     private void Publish(int messages)
     {
-        Outbound.Commit(messages);
-        if (PeerSignal is { } peer)
+        if (InprocOutbound is not null)
         {
-            peer.Notify();
+            // The channel committed the message (a full fence): wake the peer if it waits.
+            PeerSignal?.Notify();
+            return;
         }
-        else
-        {
-            WakeWriter();
-        }
+
+        _outbound!.Commit(messages);
+        WakeWriter();
     }
 
     /// <summary>Peeks the next inbound frame; false when nothing is queued.</summary>
     public bool TryPeekFrame(out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
     {
+        if (InprocInbound is { } channel)
+        {
+            if (!channel.TryPeek(out var frame))
+            {
+                header = default;
+                body = default;
+                return false;
+            }
+
+            var flags = (frame.More ? ZmtpFrameFlags.More : ZmtpFrameFlags.None) | (frame.IsCommand ? ZmtpFrameFlags.Command : ZmtpFrameFlags.None);
+            header = new ZmtpFrameHeader(flags, frame.Length, ZmtpFrame.GetHeaderLength(frame.Length));
+            body = frame.Body;
+            return true;
+        }
+
         var span = Inbound.Peek();
         if (span.IsEmpty)
         {
@@ -274,6 +374,17 @@ internal sealed class Pipe
     /// <summary>Consumes the frame returned by <see cref="TryPeekFrame"/>.</summary>
     public void ConsumeFrame(in ZmtpFrameHeader header)
     {
+        if (InprocInbound is { } channel)
+        {
+            if (channel.Consume())
+            {
+                // The room is the peer's: wake its sender if it waits at the HWM.
+                PeerSignal?.Notify();
+            }
+
+            return;
+        }
+
         if (_peekedExternal)
         {
             _peekedExternal = false;
@@ -288,7 +399,6 @@ internal sealed class Pipe
         if (!header.More && !header.IsCommand)
         {
             Inbound.MessagesConsumed(1);
-            PeerSignal?.Notify();
             if (Volatile.Read(ref _readerPaused) != 0 && Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor
                 && Interlocked.Exchange(ref _readerPaused, 0) != 0)
             {
@@ -306,10 +416,11 @@ internal sealed class Pipe
             ReleasePayloads();
         }
 
-        if (IsInproc)
+        if (InprocInbound is { } channel)
         {
-            // Large payloads the peer queued for us and nobody will read.
-            Inbound.ReleasePayloads();
+            // What the peer queued for us and nobody will read, its large payloads released.
+            channel.DiscardAll();
+            return;
         }
 
         Inbound.ConsumeAll();

@@ -152,7 +152,7 @@ internal sealed partial class SocketCore
                 break;
             case PipeEventKind.PeerClosed:
                 pipe.PeerGone = true;
-                if (pipe.Inbound.HasData)
+                if (pipe.InboundHasData)
                 {
                     _draining.Add(pipe);
                 }
@@ -170,7 +170,7 @@ internal sealed partial class SocketCore
         for (int i = _draining.Count - 1; i >= 0; i--)
         {
             var pipe = _draining[i];
-            if (!pipe.Inbound.HasData || pipe.IsTerminated)
+            if (!pipe.InboundHasData || pipe.IsTerminated)
             {
                 _draining.RemoveAt(i);
                 DetachFromPattern(pipe);
@@ -192,8 +192,11 @@ internal sealed partial class SocketCore
     public Pipe ConnectInproc(string name)
     {
         ProcessEvents();
-        var pipe = CreatePipe(fromConnect: true);
-        pipe.InprocName = name;
+        // Both channels exist from the connect on, so messages queue before the bind; the binder's pipe takes them crossed over.
+        var pipe = new Pipe(this, Options.SendHwm, Options.ReceiveHwm, fromConnect: true, new InprocChannel(), new InprocChannel())
+        {
+            InprocName = name,
+        };
         if (Options.TakeConnectRoutingId() is { } routingId)
         {
             pipe.RoutingId = routingId;

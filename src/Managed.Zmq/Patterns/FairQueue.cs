@@ -123,7 +123,7 @@ internal sealed class FairQueue
 
     private static void DropAllButNewest(Pipe pipe)
     {
-        while (pipe.Inbound.QueuedMessages > 1 && pipe.TryPeekFrame(out var header, out _))
+        while (pipe.InboundQueuedMessages > 1 && pipe.TryPeekFrame(out var header, out _))
         {
             pipe.ConsumeFrame(header);
         }

@@ -179,7 +179,7 @@ internal sealed class Req : Pattern
                 return false;
             }
 
-            return _inReply ? _replyPipe.TryPeekFrame(out _, out _) : _replyPipe.Inbound.QueuedMessages > 0;
+            return _inReply ? _replyPipe.TryPeekFrame(out _, out _) : _replyPipe.InboundQueuedMessages > 0;
         }
     }
 

@@ -78,7 +78,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                     }
                 }
 
-                if (_stopped || options.ReconnectInterval < 0 || (_stopWhenDrained && !Pipe.Outbound.HasData))
+                if (_stopped || options.ReconnectInterval < 0 || (_stopWhenDrained && !Pipe.OutboundHasData))
                 {
                     return;
                 }
@@ -220,7 +220,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
             return;
         }
 
-        if (lingerMilliseconds == 0 || !Pipe.Outbound.HasData)
+        if (lingerMilliseconds == 0 || !Pipe.OutboundHasData)
         {
             _stopped = true;
             _waitTimer?.Cancel();

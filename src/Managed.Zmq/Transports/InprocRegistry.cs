@@ -91,7 +91,7 @@ internal sealed class InprocRegistry
 
             foreach (var list in _pending.Values)
             {
-                list.RemoveAll(item => item.Socket == socket && !(keepQueued && item.Pipe.Outbound.HasData));
+                list.RemoveAll(item => item.Socket == socket && !(keepQueued && item.Pipe.OutboundHasData));
             }
         }
     }
@@ -115,8 +115,8 @@ internal sealed class InprocRegistry
             SumHwm(binder.Options.SendHwm, connector.Options.ReceiveHwm),
             binder.Options.ReceiveHwm,
             fromConnect: false,
-            outbound: connectPipe.Inbound,
-            inbound: connectPipe.Outbound)
+            outbound: connectPipe.InprocInbound!,
+            inbound: connectPipe.InprocOutbound!)
         {
             PeerIdentity = connector.Options.RoutingId.ToArray(),
             PeerSignal = connector.Signal,

@@ -73,11 +73,18 @@ public sealed class PipeHwmTests : IDisposable
     [Fact]
     public void CanWrite_InprocPipeAtHwm_RoomForEachMessageRead()
     {
-        var pipe = new Pipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true) { InprocName = "hwm-test" };
+        var toPeer = new InprocChannel();
+        var pipe = new Pipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true, toPeer, new InprocChannel()) { InprocName = "hwm-test" };
         Fill(pipe, 10);
         Assert.False(pipe.CanWrite);
-        ConsumeAsEngine(pipe, 1);
+
+        // The peer reads one message: room for exactly one more.
+        Assert.True(toPeer.TryPeek(out var frame));
+        Assert.Equal([0], frame.Body.ToArray());
+        Assert.True(toPeer.Consume());
         Assert.True(pipe.CanWrite);
+        Fill(pipe, 1);
+        Assert.False(pipe.CanWrite);
     }
 
     private static void Fill(Pipe pipe, int messages)

@@ -1,0 +1,194 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Tests.Core;
+
+/// <summary>
+/// One direction of an inproc link, without sockets: messages are atomic, the HWM counts whole
+/// messages and not commands, frames cross chunk boundaries intact, payloads carried by reference
+/// are released exactly once, and two threads move a million frames in order.
+/// </summary>
+public sealed class InprocChannelTests
+{
+    private static byte[] Read(InprocChannel channel, out bool more, out bool command)
+    {
+        Assert.True(channel.TryPeek(out var frame));
+        byte[] body = frame.Body.ToArray();
+        more = frame.More;
+        command = frame.IsCommand;
+        channel.Consume();
+        return body;
+    }
+
+    [Fact]
+    public void TryPeek_MultipartMessageHalfWritten_NothingVisibleUntilLastFrame()
+    {
+        var channel = new InprocChannel();
+        channel.WriteFrame([1], more: true);
+        channel.WriteFrame([2], more: true);
+
+        Assert.False(channel.TryPeek(out _));
+        Assert.False(channel.HasData);
+        Assert.Equal(0, channel.QueuedMessages);
+
+        channel.WriteFrame([3], more: false);
+
+        Assert.Equal(1, channel.QueuedMessages);
+        Assert.Equal([1], Read(channel, out bool more, out _));
+        Assert.True(more);
+        Assert.Equal([2], Read(channel, out more, out _));
+        Assert.True(more);
+        Assert.Equal(1, channel.QueuedMessages);
+        Assert.Equal([3], Read(channel, out more, out _));
+        Assert.False(more);
+        Assert.Equal(0, channel.QueuedMessages);
+        Assert.False(channel.HasData);
+    }
+
+    [Fact]
+    public void Consume_LastFrameOfMessage_ReportsRoomFreedButNotForCommands()
+    {
+        var channel = new InprocChannel();
+        channel.WriteCommand([9, 9]);
+        channel.WriteFrame([1], more: false);
+
+        Assert.Equal(1, channel.QueuedMessages);
+        Assert.True(channel.TryPeek(out var command));
+        Assert.True(command.IsCommand);
+        Assert.False(channel.Consume());
+        Assert.True(channel.TryPeek(out _));
+        Assert.True(channel.Consume());
+        Assert.Equal(0, channel.QueuedMessages);
+    }
+
+    [Fact]
+    public void HasRoom_CountsWholeMessagesAgainstHwm()
+    {
+        var channel = new InprocChannel();
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.True(channel.HasRoom(3));
+            channel.WriteFrame([(byte)i], more: true);
+            channel.WriteFrame([(byte)i], more: false);
+        }
+
+        Assert.False(channel.HasRoom(3));
+        Assert.True(channel.HasRoom(0));
+        Read(channel, out _, out _);
+        Assert.False(channel.HasRoom(3));
+        Read(channel, out _, out _);
+        Assert.True(channel.HasRoom(3));
+    }
+
+    [Fact]
+    public void WriteFrame_ManySizesAcrossChunks_ArriveIntactAndInOrder()
+    {
+        var channel = new InprocChannel();
+        var random = new Random(7);
+        var sent = new List<byte[]>();
+        for (int round = 0; round < 20; round++)
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                var body = new byte[random.Next(0, 3000)];
+                random.NextBytes(body);
+                sent.Add(body);
+                channel.WriteFrame(body, more: false);
+            }
+
+            // Read them all back before writing more, so drained chunks are handed back and reused.
+            foreach (var expected in sent)
+            {
+                Assert.Equal(expected, Read(channel, out _, out _));
+            }
+
+            sent.Clear();
+        }
+
+        var large = new byte[200_000];
+        random.NextBytes(large);
+        channel.WriteFrame(large, more: false);
+        Assert.Equal(large, Read(channel, out _, out _));
+    }
+
+    [Fact]
+    public void WritePayload_ReadAndDiscarded_EachReleasedExactlyOnce()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.WritePayload(payloads.Create(1), more: false);
+        channel.WritePayload(payloads.Create(2), more: true);
+        channel.WritePayload(payloads.Create(3), more: false);
+
+        Assert.True(channel.TryPeek(out var frame));
+        Assert.Equal(1, frame.Body[0]);
+        channel.Consume();
+        Assert.Equal([1], payloads.Released);
+
+        // The receiver goes away with a message still queued.
+        channel.DiscardAll();
+        Assert.Equal([1, 2, 3], payloads.Released);
+        Assert.False(channel.HasData);
+        Assert.Equal(0, channel.QueuedMessages);
+    }
+
+    [Fact]
+    public void DiscardStaged_UnfinishedMessage_PayloadsReleasedAndNothingQueued()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.WritePayload(payloads.Create(1), more: true);
+        channel.WriteFrame([2], more: true);
+
+        channel.DiscardStaged();
+
+        Assert.Equal([1], payloads.Released);
+        Assert.False(channel.TryPeek(out _));
+        channel.WriteFrame([3], more: false);
+        Assert.Equal([3], Read(channel, out bool more, out _));
+        Assert.False(more);
+    }
+
+    [Fact]
+    public void TryPeek_TwoThreads_MillionFramesInOrder()
+    {
+        const int Messages = 500_000;
+        var channel = new InprocChannel();
+        var writer = new Thread(() =>
+        {
+            Span<byte> body = stackalloc byte[8];
+            for (int i = 0; i < Messages; i++)
+            {
+                while (!channel.HasRoom(1000))
+                {
+                    Thread.SpinWait(20);
+                }
+
+                BitConverter.TryWriteBytes(body, i);
+                channel.WriteFrame(body[..4], more: true);
+                channel.WriteFrame(body[..(i % 8)], more: false);
+            }
+        });
+        writer.Start();
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        for (int i = 0; i < Messages; i++)
+        {
+            InprocFrame frame;
+            while (!channel.TryPeek(out frame))
+            {
+                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), "the reader starved");
+                Thread.SpinWait(20);
+            }
+
+            Assert.Equal(i, BitConverter.ToInt32(frame.Body));
+            Assert.True(frame.More);
+            Assert.False(channel.Consume());
+            Assert.True(channel.TryPeek(out frame));
+            Assert.Equal(i % 8, frame.Length);
+            Assert.True(channel.Consume());
+        }
+
+        Assert.True(writer.Join(TimeSpan.FromSeconds(60)));
+        Assert.False(channel.HasData);
+    }
+}
