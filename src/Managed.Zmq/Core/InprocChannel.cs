@@ -47,7 +47,7 @@ internal sealed class InprocChannel
     /// Sender-only, written per frame, so on a cache line of its own: Units holds the bytes used in
     /// <see cref="_chunk"/>, Messages the receiver's consumed count as the sender last read it.
     /// </summary>
-    private readonly Counters _chunkUsed = new();
+    private readonly PaddedCounters _chunkUsed = new();
 
     /// <summary>Frames of a multipart message written so far; they enter the channel with the last one.</summary>
     private readonly List<InprocFrame> _staged = [];
@@ -56,12 +56,12 @@ internal sealed class InprocChannel
     // Units are messages and commands; a unit is committed once its last frame is in the channel.
     // The sender's counts and the receiver's live on separate cache lines, so that each side's
     // per-message store does not evict the line the other side is writing.
-    private readonly Counters _committed = new();
-    private readonly Counters _consumed = new();
+    private readonly PaddedCounters _committed = new();
+    private readonly PaddedCounters _consumed = new();
 
     // ------------------------------------------------------------ receiver
     /// <summary>The receiver's peeked frame and its view of the sender's count, padded away from the sender's fields.</summary>
-    private readonly PeekSlot _peek = new();
+    private readonly InprocPeekSlot _peek = new();
 
     /// <summary>The chunk the receiver last read from: handed back once a frame from a later chunk is read.</summary>
     private byte[]? _readChunk;
@@ -285,31 +285,5 @@ internal sealed class InprocChannel
         }
 
         ArrayPool<byte>.Shared.Return(chunk);
-    }
-
-    /// <summary>The receiver's peeked frame, padded to cache lines of its own.</summary>
-    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit, Size = 176)]
-    private sealed class PeekSlot
-    {
-        [System.Runtime.InteropServices.FieldOffset(64)]
-        public InprocFrame Frame;
-
-        [System.Runtime.InteropServices.FieldOffset(88)]
-        public bool HasFrame;
-
-        /// <summary>The sender's committed units as last read.</summary>
-        [System.Runtime.InteropServices.FieldOffset(96)]
-        public long KnownCommitted;
-    }
-
-    /// <summary>One side's counts, padded to a cache line of its own.</summary>
-    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit, Size = 128)]
-    private sealed class Counters
-    {
-        [System.Runtime.InteropServices.FieldOffset(64)]
-        public long Units;
-
-        [System.Runtime.InteropServices.FieldOffset(72)]
-        public long Messages;
     }
 }

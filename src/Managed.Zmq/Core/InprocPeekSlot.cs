@@ -1,0 +1,22 @@
+using System.Runtime.InteropServices;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// The receiving side of an <see cref="InprocChannel"/>: the frame peeked and not yet consumed, and
+/// the sender's committed count as last read. Written for every frame by the receiver only, so it
+/// is padded to cache lines of its own, away from what the sender writes.
+/// </summary>
+[StructLayout(LayoutKind.Explicit, Size = 176)]
+internal sealed class InprocPeekSlot
+{
+    [FieldOffset(64)]
+    public InprocFrame Frame;
+
+    [FieldOffset(88)]
+    public bool HasFrame;
+
+    /// <summary>The sender's committed units as last read.</summary>
+    [FieldOffset(96)]
+    public long KnownCommitted;
+}
