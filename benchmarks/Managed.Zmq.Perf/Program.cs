@@ -29,6 +29,7 @@ internal static class Program
                 RemoteRouterThroughput.Name => RemoteRouterThroughput.Run(rest),
                 Handshake.Name => Handshake.Run(rest),
                 CryptoThroughput.Name => CryptoThroughput.Run(rest),
+                ReceiveModes.Name => ReceiveModes.Run(rest),
                 _ => Usage(),
             };
         }
@@ -52,6 +53,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
         Console.WriteLine("       Managed.Zmq.Perf crypto [milliseconds-per-case]");
+        Console.WriteLine("       Managed.Zmq.Perf receive_modes <message-size> <message-count>   (Blocking vs Poller, alternating rounds)");
         Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
         Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");
         return 1;
