@@ -55,7 +55,9 @@ internal sealed class InprocChannel
     // ------------------------------------------------------------ shared
     // Units are messages and commands; a unit is committed once its last frame is in the channel.
     // The sender's counts and the receiver's live on separate cache lines, so that each side's
-    // per-message store does not evict the line the other side is writing.
+    // per-message store does not evict the line the other side is writing. _committed.Flag is set
+    // (once) when the receiver has gone: from then on the sender releases whatever it commits, as
+    // nobody will read it; it sits on the sender's line, which the sender reads anyway.
     private readonly PaddedCounters _committed = new();
     private readonly PaddedCounters _consumed = new();
 
@@ -143,8 +145,23 @@ internal sealed class InprocChannel
             Volatile.Write(ref _committed.Messages, _committed.Messages + 1);
         }
 
-        // A full fence: the caller then looks at whether the receiver is parked.
+        // A full fence: the caller then looks at whether the receiver is parked, and we at whether
+        // it is gone (it sets the flag with a fence before it drains: one of us sees the other).
         Interlocked.Exchange(ref _committed.Units, _committed.Units + 1);
+        if (Volatile.Read(ref _committed.Flag) != 0)
+        {
+            DrainUnread();
+        }
+    }
+
+    /// <summary>
+    /// Sender: nobody will read this channel any more (the link was never made, or the receiver is
+    /// gone): releases everything in it, an unfinished message included.
+    /// </summary>
+    public void Abandon()
+    {
+        DiscardStaged();
+        DrainUnread();
     }
 
     private InprocFrame CopyToChunk(ReadOnlySpan<byte> data, bool more, bool command)
@@ -214,6 +231,11 @@ internal sealed class InprocChannel
     public bool Consume()
     {
         var peek = _peek;
+        if (!peek.HasFrame)
+        {
+            return false;
+        }
+
         var frame = peek.Frame;
 
         // The slot keeps its stale copy until the next read overwrites it (one GC write barrier less
@@ -250,9 +272,10 @@ internal sealed class InprocChannel
         return message;
     }
 
-    /// <summary>Drops everything queued (the receiver is closing, or the link is dropped); payloads are released.</summary>
+    /// <summary>Receiver: drops everything queued, now and later (it is closing, or the link is dropped); payloads are released.</summary>
     public void DiscardAll()
     {
+        Interlocked.Exchange(ref _committed.Flag, 1);
         var peek = _peek;
         if (peek.HasFrame)
         {
@@ -261,13 +284,39 @@ internal sealed class InprocChannel
             peek.HasFrame = false;
         }
 
+        DrainUnread();
+    }
+
+    /// <summary>
+    /// Takes every frame left in the channel and releases its payload. Either side may call it once
+    /// the receiver is gone (the channel allows concurrent readers, so each frame is taken once);
+    /// the peeked slot is the receiver's and is not touched here.
+    /// </summary>
+    private void DrainUnread()
+    {
         while (_frames.Reader.TryRead(out var frame))
         {
             frame.Payload?.Release();
         }
 
-        Volatile.Write(ref _consumed.Messages, Volatile.Read(ref _committed.Messages));
-        Interlocked.Exchange(ref _consumed.Units, Volatile.Read(ref _committed.Units));
+        RaiseTo(ref _consumed.Messages, Volatile.Read(ref _committed.Messages));
+        RaiseTo(ref _consumed.Units, Volatile.Read(ref _committed.Units));
+    }
+
+    /// <summary>Sets <paramref name="counter"/> to <paramref name="value"/> unless it is already past it (two sides may drain).</summary>
+    private static void RaiseTo(ref long counter, long value)
+    {
+        long current = Volatile.Read(ref counter);
+        while (current < value)
+        {
+            long seen = Interlocked.CompareExchange(ref counter, value, current);
+            if (seen == current)
+            {
+                return;
+            }
+
+            current = seen;
+        }
     }
 
     private void Recycle(byte[] chunk)

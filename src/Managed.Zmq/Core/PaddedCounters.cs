@@ -14,4 +14,8 @@ internal sealed class PaddedCounters
 
     [FieldOffset(72)]
     public long Messages;
+
+    /// <summary>A flag the other side sets once and the owner reads often, kept on the owner's line.</summary>
+    [FieldOffset(80)]
+    public int Flag;
 }

@@ -418,6 +418,11 @@ internal sealed class Pipe
 
         if (InprocInbound is { } channel)
         {
+            // Our side of the link is going: a message we had begun will never be finished. What we
+            // queued stays for the peer to read, as LINGER would deliver it (SocketCore abandons
+            // it when no peer ever will).
+            InprocOutbound!.DiscardStaged();
+
             // What the peer queued for us and nobody will read, its large payloads released.
             channel.DiscardAll();
             return;
@@ -492,14 +497,25 @@ internal sealed class Pipe
             && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
         {
             var engine = Volatile.Read(ref _engine);
-            if (engine is not null && engine.TryWriteDirect(this) && !Outbound.HasData)
+            bool written = false;
+            try
             {
-                Volatile.Write(ref _writerState, WriterParked);
-                return;
+                written = engine is not null && engine.TryWriteDirect(this) && !Outbound.HasData;
+            }
+            finally
+            {
+                if (written)
+                {
+                    Volatile.Write(ref _writerState, WriterParked);
+                }
+                else
+                {
+                    // Whatever happened, the write loop gets its turn back (it may be spinning in ClaimWriter).
+                    Volatile.Write(ref _writerState, WriterRunning);
+                    engine?.WakeWriter();
+                }
             }
 
-            Volatile.Write(ref _writerState, WriterRunning);
-            engine?.WakeWriter();
             return;
         }
 

@@ -181,6 +181,7 @@ internal sealed partial class SocketCore
     /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
     public void DropInprocPipe(Pipe pipe)
     {
+        AbandonIfUnread(pipe);
         DetachFromPattern(pipe);
         if (pipe.Peer is { } peer)
         {
@@ -300,6 +301,19 @@ internal sealed partial class SocketCore
             }
 
             pipe.DiscardInbound();
+            AbandonIfUnread(pipe);
+        }
+    }
+
+    /// <summary>
+    /// An inproc connect that never linked and no longer waits (Disconnect, or Close without a
+    /// lingering queue): releases what it queued, large payloads included, since nobody will read it.
+    /// </summary>
+    private void AbandonIfUnread(Pipe pipe)
+    {
+        if (pipe.InprocOutbound is { } channel && pipe.FromConnect && Context.Inproc.IsUnlinkedAndForgotten(pipe))
+        {
+            channel.Abandon();
         }
     }
 

@@ -29,9 +29,15 @@ internal sealed partial class ZmtpConnection
             {
                 if (_controlLength > 0 && !pipe.OutboundMidMessage && _directSentPrefix == 0)
                 {
+                    // The read loop may queue another PONG while this send waits for the kernel:
+                    // it then writes into the other buffer, never over bytes still going out.
+                    var sending = _control!;
                     int length = _controlLength;
+                    _control = _controlSpare ?? new byte[sending.Length];
+                    _controlSpare = null;
                     _controlLength = 0;
-                    await SendFramesAsync(_control.AsMemory(0, length)).ConfigureAwait(true);
+                    await SendFramesAsync(sending.AsMemory(0, length)).ConfigureAwait(true);
+                    _controlSpare = sending;
                     continue;
                 }
 
@@ -168,8 +174,20 @@ internal sealed partial class ZmtpConnection
         int sent = _transport.TrySendNow(batch);
         if (sent < batch.Length)
         {
-            // Nothing, or the head only: the write loop sends the rest (or meets the error).
-            _directSentPrefix = Math.Max(sent, 0);
+            // Nothing, or the head only: the write loop sends the rest (or meets the error). The
+            // messages that went out whole are consumed now, so a connection lost before the rest
+            // goes out resends only the message that was cut, whole, on the next connection.
+            int whole = WholeMessagesIn(batch[..Math.Max(sent, 0)], out int wholeMessages);
+            if (whole > 0)
+            {
+                outbound.Consume(whole);
+                if (wholeMessages > 0)
+                {
+                    outbound.MessagesConsumed(wholeMessages);
+                }
+            }
+
+            _directSentPrefix = Math.Max(sent, 0) - whole;
             return false;
         }
 
@@ -178,6 +196,33 @@ internal sealed partial class ZmtpConnection
         pipe.OutboundMidMessage = endsMidMessage;
         outbound.MessagesConsumed(messages);
         return true;
+    }
+
+    /// <summary>
+    /// Length of the whole messages (and commands) at the start of <paramref name="sent"/>, a message
+    /// cut short excluded; <paramref name="messages"/> counts the messages among them.
+    /// </summary>
+    internal static int WholeMessagesIn(ReadOnlySpan<byte> sent, out int messages)
+    {
+        messages = 0;
+        int offset = 0;
+        int end = 0;
+        while (sent.Length - offset >= 2)
+        {
+            if (ZmtpFrame.TryReadHeader(sent[offset..], out var header) != ZmtpStatus.Done || header.FrameLength > sent.Length - offset)
+            {
+                break;
+            }
+
+            offset += (int)header.FrameLength;
+            if (!header.More)
+            {
+                end = offset;
+                messages += header.IsCommand ? 0 : 1;
+            }
+        }
+
+        return end;
     }
 
     /// <summary>Offset of the first frame whose payload lies outside the queue, or -1.</summary>

@@ -40,6 +40,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     private byte[]? _control;
     private int _controlLength;
 
+    /// <summary>The other control buffer, free again once the write loop has sent what it held.</summary>
+    private byte[]? _controlSpare;
+
     public ZmtpConnection(SocketCore socket, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
     {
         _socket = socket;

@@ -4,8 +4,8 @@ namespace Managed.Zmq.Transports;
 
 /// <summary>
 /// The inproc endpoint names of one context. inproc has no ZMTP and no engine: a link is two pipes
-/// whose frame queues are shared, crossed over, so a message is copied once into the queue by the
-/// sender and once out of it by the receiver. Connect may come before Bind (libzmq 4.x).
+/// sharing a channel each way (<see cref="InprocChannel"/>), crossed over. Connect may come before
+/// Bind (libzmq 4.x).
 /// </summary>
 internal sealed class InprocRegistry
 {
@@ -16,7 +16,6 @@ internal sealed class InprocRegistry
     /// <summary>Binds <paramref name="name"/> to <paramref name="socket"/>; links connects that waited. Returns 0 or EADDRINUSE.</summary>
     public int Bind(string name, SocketCore socket)
     {
-        List<(SocketCore Socket, Pipe Pipe)>? waiting;
         lock (_lock)
         {
             if (!_bound.TryAdd(name, socket))
@@ -24,14 +23,14 @@ internal sealed class InprocRegistry
                 return ZmqConstants.EADDRINUSE;
             }
 
-            _pending.Remove(name, out waiting);
-        }
-
-        if (waiting is not null)
-        {
-            foreach (var (connector, pipe) in waiting)
+            // Linked under the lock, so a pipe is always either pending or linked to a peer
+            // (see IsUnlinkedAndForgotten).
+            if (_pending.Remove(name, out var waiting))
             {
-                Link(name, connector, pipe, socket);
+                foreach (var (connector, pipe) in waiting)
+                {
+                    Link(name, connector, pipe, socket);
+                }
             }
         }
 
@@ -41,10 +40,9 @@ internal sealed class InprocRegistry
     /// <summary>Connects <paramref name="pipe"/> of <paramref name="socket"/> to the name, now or when it is bound.</summary>
     public void Connect(string name, SocketCore socket, Pipe pipe)
     {
-        SocketCore? binder;
         lock (_lock)
         {
-            if (!_bound.TryGetValue(name, out binder))
+            if (!_bound.TryGetValue(name, out var binder))
             {
                 if (!_pending.TryGetValue(name, out var list))
                 {
@@ -54,9 +52,9 @@ internal sealed class InprocRegistry
                 list.Add((socket, pipe));
                 return;
             }
-        }
 
-        Link(name, socket, pipe, binder);
+            Link(name, socket, pipe, binder);
+        }
     }
 
     public bool IsBound(string name)
@@ -93,6 +91,18 @@ internal sealed class InprocRegistry
             {
                 list.RemoveAll(item => item.Socket == socket && !(keepQueued && item.Pipe.OutboundHasData));
             }
+        }
+    }
+
+    /// <summary>
+    /// True when <paramref name="pipe"/> (a connect's) was never linked to a binder and no longer
+    /// waits for one: nobody will ever read what it queued.
+    /// </summary>
+    public bool IsUnlinkedAndForgotten(Pipe pipe)
+    {
+        lock (_lock)
+        {
+            return pipe.Peer is null && !_pending.Values.Any(list => list.Exists(item => item.Pipe == pipe));
         }
     }
 

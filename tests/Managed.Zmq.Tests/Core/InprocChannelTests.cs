@@ -132,6 +132,49 @@ public sealed class InprocChannelTests
     }
 
     [Fact]
+    public void WritePayload_AfterReceiverDiscarded_ReleasedAtOnce()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.DiscardAll();
+
+        channel.WritePayload(payloads.Create(1), more: true);
+        Assert.Empty(payloads.Released);
+        channel.WritePayload(payloads.Create(2), more: false);
+
+        Assert.Equal([1, 2], payloads.Released);
+        Assert.False(channel.HasData);
+    }
+
+    [Fact]
+    public void Abandon_CommittedAndStaged_AllReleased()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.WritePayload(payloads.Create(1), more: false);
+        channel.WritePayload(payloads.Create(2), more: true);
+
+        channel.Abandon();
+
+        Assert.Equal([1, 2], payloads.Released.Order());
+        Assert.False(channel.HasData);
+        Assert.Equal(0, channel.QueuedMessages);
+    }
+
+    [Fact]
+    public void Consume_WithoutPeek_DoesNothing()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.WritePayload(payloads.Create(1), more: false);
+        Assert.True(channel.TryPeek(out _));
+        Assert.True(channel.Consume());
+
+        Assert.False(channel.Consume());
+        Assert.Equal([1], payloads.Released);
+    }
+
+    [Fact]
     public void DiscardStaged_UnfinishedMessage_PayloadsReleasedAndNothingQueued()
     {
         var payloads = new TaggedPayloads();
