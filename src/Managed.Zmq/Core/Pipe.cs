@@ -208,9 +208,6 @@ internal sealed class Pipe
     /// </summary>
     public bool OutboundAtLowWater => SendHwm <= 0 || Outbound.QueuedMessages <= ResumeLevel(SendHwm);
 
-    /// <summary>True for an inproc pipe: its queues are shared with the peer socket's pipe.</summary>
-    public bool IsInproc => InprocName is not null;
-
     /// <summary>Engine: the payload of the next external outbound frame, left queued until it went out.</summary>
     public OutboundPayload PeekPayload() => Outbound.PeekPayload();
 

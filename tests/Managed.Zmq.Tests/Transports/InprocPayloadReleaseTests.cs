@@ -23,17 +23,22 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
         });
     }
 
+    /// <summary>A PUSH connected to a name nobody has bound, with one zero-copy message queued.</summary>
+    private Socket ConnectAndQueue(string name, ManualResetEventSlim released)
+    {
+        var push = Create(SocketType.Push);
+        push.Connect(name);
+        using var message = ZeroCopy(released);
+        push.Send(message);
+        return push;
+    }
+
     [Fact]
     public void Disconnect_BeforeAnyBind_QueuedPayloadReleased()
     {
         string name = InprocName("dropped");
         using var released = new ManualResetEventSlim();
-        var push = Create(SocketType.Push);
-        push.Connect(name);
-        using (var message = ZeroCopy(released))
-        {
-            push.Send(message);
-        }
+        var push = ConnectAndQueue(name, released);
 
         push.Disconnect(name);
 
@@ -45,12 +50,7 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
     {
         string name = InprocName("closed");
         using var released = new ManualResetEventSlim();
-        var push = Create(SocketType.Push);
-        push.Connect(name);
-        using (var message = ZeroCopy(released))
-        {
-            push.Send(message);
-        }
+        var push = ConnectAndQueue(name, released);
 
         push.Dispose();
 
