@@ -43,11 +43,8 @@ internal sealed class InprocChannel
     // ------------------------------------------------------------ sender
     private byte[] _chunk = ArrayPool<byte>.Shared.Rent(InitialChunkSize);
 
-    /// <summary>
-    /// Sender-only, written per frame, so on a cache line of its own: Units holds the bytes used in
-    /// <see cref="_chunk"/>, Messages the receiver's consumed count as the sender last read it.
-    /// </summary>
-    private readonly PaddedCounters _chunkUsed = new();
+    /// <summary>The sender's per-frame state, on cache lines of its own.</summary>
+    private readonly InprocSendSlot _send = new();
 
     /// <summary>Frames of a multipart message written so far; they enter the channel with the last one.</summary>
     private readonly List<InprocFrame> _staged = [];
@@ -82,13 +79,13 @@ internal sealed class InprocChannel
         }
 
         long committed = _committed.Messages;
-        if (committed - _chunkUsed.Messages < hwm)
+        if (committed - _send.KnownConsumed < hwm)
         {
             return true;
         }
 
-        _chunkUsed.Messages = Volatile.Read(ref _consumed.Messages);
-        return committed - _chunkUsed.Messages < hwm;
+        _send.KnownConsumed = Volatile.Read(ref _consumed.Messages);
+        return committed - _send.KnownConsumed < hwm;
     }
 
     /// <summary>Whole messages committed and not yet consumed.</summary>
@@ -166,7 +163,7 @@ internal sealed class InprocChannel
 
     private InprocFrame CopyToChunk(ReadOnlySpan<byte> data, bool more, bool command)
     {
-        int used = (int)_chunkUsed.Units;
+        int used = _send.ChunkUsed;
         if (_chunk.Length - used < data.Length)
         {
             NextChunk(data.Length);
@@ -175,7 +172,7 @@ internal sealed class InprocChannel
 
         data.CopyTo(_chunk.AsSpan(used));
         var frame = new InprocFrame(_chunk, used, data.Length, more, command);
-        _chunkUsed.Units = used + data.Length;
+        _send.ChunkUsed = used + data.Length;
         return frame;
     }
 
@@ -192,7 +189,7 @@ internal sealed class InprocChannel
         }
 
         _chunk = spare ?? ArrayPool<byte>.Shared.Rent(size);
-        _chunkUsed.Units = 0;
+        _send.ChunkUsed = 0;
     }
 
     // ------------------------------------------------------------ receiver side

@@ -81,9 +81,6 @@ internal sealed class Pipe
     /// <summary>inproc pipes: the channel from the peer socket (its <see cref="InprocOutbound"/>).</summary>
     public InprocChannel? InprocInbound { get; }
 
-    /// <summary>Whole messages queued outbound, not yet taken by the engine or the inproc peer.</summary>
-    public long OutboundQueuedMessages => InprocOutbound?.QueuedMessages ?? _outbound!.QueuedMessages;
-
     /// <summary>Whole messages queued inbound, not yet received.</summary>
     public long InboundQueuedMessages => InprocInbound?.QueuedMessages ?? _inbound!.QueuedMessages;
 
@@ -407,12 +404,6 @@ internal sealed class Pipe
     /// <summary>Drops every queued inbound message (the socket is closing or the pipe is dropped).</summary>
     public void DiscardInbound()
     {
-        if (IsTerminated)
-        {
-            // Large payloads nobody will send any more: release them (zero-copy callbacks run now).
-            ReleasePayloads();
-        }
-
         if (InprocInbound is { } channel)
         {
             // Our side of the link is going: a message we had begun will never be finished. What we
@@ -423,6 +414,12 @@ internal sealed class Pipe
             // What the peer queued for us and nobody will read, its large payloads released.
             channel.DiscardAll();
             return;
+        }
+
+        if (IsTerminated)
+        {
+            // Large payloads nobody will send any more: release them (zero-copy callbacks run now).
+            ReleasePayloads();
         }
 
         Inbound.ConsumeAll();
@@ -480,7 +477,7 @@ internal sealed class Pipe
 
     /// <summary>
     /// Called after a commit (a full fence): when the engine's write loop is parked, either writes the
-    /// queue to the OS socket from this thread (a reply, see <see cref="SocketCore.PrefersDirectWrite"/>)
+    /// queue to the OS socket from this thread (a reply: the socket's last operation was a receive, see <see cref="SocketCore.ReplyDue"/>)
     /// or wakes the write loop.
     /// </summary>
     public void WakeWriter()
@@ -490,7 +487,10 @@ internal sealed class Pipe
             return;
         }
 
-        if (_socket.PrefersDirectWrite
+        // A send that follows a receive (no reply due on this socket) is a reply, or the next request:
+        // writing it here saves the I/O thread's wake-up on the round trip. A stream of sends would
+        // pay a system call per message instead of one per batch, so it wakes the write loop.
+        if (!_socket.ReplyDue
             && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
         {
             var engine = Volatile.Read(ref _engine);

@@ -23,16 +23,24 @@ internal sealed partial class SocketCore
     private bool _replyDue;
 
     /// <summary>
-    /// Whether a send that finds the connection's write loop parked should write to the OS socket
-    /// from this thread rather than wake the I/O thread: yes for a send that follows a receive (a
-    /// reply, or a request after one), where waking the I/O thread is a cross-thread hop on the
-    /// round trip; no in a stream of sends, where it would cost a system call per message instead of
-    /// one per batch.
+    /// Whether a reply may be due (see <see cref="_replyDue"/>): a Poller's wait spins longer then,
+    /// and a send finding the write loop parked writes to the OS socket itself only when not (Pipe).
     /// </summary>
-    public bool PrefersDirectWrite => !_replyDue;
-
-    /// <summary>Whether a reply may be due (see <see cref="_replyDue"/>); a Poller's wait spins longer then.</summary>
     public bool ReplyDue => _replyDue;
+
+    /// <summary>A whole message went out: a reply may be due.</summary>
+    private SendStatus NoteSend(SendStatus status, bool more)
+    {
+        _replyDue |= status == SendStatus.Sent && !more;
+        return status;
+    }
+
+    /// <summary>A frame came in: whatever was due has arrived.</summary>
+    private RecvStatus NoteRecv(RecvStatus status)
+    {
+        _replyDue &= status != RecvStatus.Received;
+        return status;
+    }
 
     /// <summary>
     /// Sends one frame, waiting (spin briefly, then park) while the pattern would block, up to
@@ -54,8 +62,7 @@ internal sealed partial class SocketCore
         var status = Pattern.Send(frame, more);
         if (status != SendStatus.WouldBlock || dontWait)
         {
-            _replyDue |= status == SendStatus.Sent && !more;
-            return status;
+            return NoteSend(status, more);
         }
 
         int timeout = Options.SendTimeout;
@@ -73,8 +80,7 @@ internal sealed partial class SocketCore
             status = Pattern.Send(frame, more);
             if (status != SendStatus.WouldBlock)
             {
-                _replyDue |= status == SendStatus.Sent && !more;
-                return status;
+                return NoteSend(status, more);
             }
         }
 
@@ -97,8 +103,7 @@ internal sealed partial class SocketCore
                 status = Pattern.Send(frame, more);
                 if (status != SendStatus.WouldBlock)
                 {
-                    _replyDue |= status == SendStatus.Sent && !more;
-                    return status;
+                    return NoteSend(status, more);
                 }
 
                 if (!Signal.Wait(sequence, deadline))
@@ -131,8 +136,7 @@ internal sealed partial class SocketCore
         var status = Pattern.Recv(ref sink);
         if (status != RecvStatus.WouldBlock || dontWait)
         {
-            _replyDue &= status != RecvStatus.Received;
-            return status;
+            return NoteRecv(status);
         }
 
         int timeout = Options.ReceiveTimeout;
@@ -151,8 +155,7 @@ internal sealed partial class SocketCore
             status = Pattern.Recv(ref sink);
             if (status != RecvStatus.WouldBlock)
             {
-                _replyDue &= status != RecvStatus.Received;
-                return status;
+                return NoteRecv(status);
             }
         }
 
@@ -175,8 +178,7 @@ internal sealed partial class SocketCore
                 status = Pattern.Recv(ref sink);
                 if (status != RecvStatus.WouldBlock)
                 {
-                    _replyDue &= status != RecvStatus.Received;
-                    return status;
+                    return NoteRecv(status);
                 }
 
                 if (!Signal.Wait(sequence, deadline))

@@ -1,0 +1,20 @@
+using System.Runtime.InteropServices;
+
+namespace Managed.Zmq.Core;
+
+/// <summary>
+/// The sending side of an <see cref="InprocChannel"/>: how much of the current chunk is used, and
+/// the receiver's consumed count as last read. Written for every frame by the sender only, so it
+/// is padded to cache lines of its own, away from what the receiver writes.
+/// </summary>
+[StructLayout(LayoutKind.Explicit, Size = 144)]
+internal sealed class InprocSendSlot
+{
+    /// <summary>Bytes used in the sender's current chunk.</summary>
+    [FieldOffset(64)]
+    public int ChunkUsed;
+
+    /// <summary>The receiver's consumed message count as the sender last read it.</summary>
+    [FieldOffset(72)]
+    public long KnownConsumed;
+}
