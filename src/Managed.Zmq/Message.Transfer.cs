@@ -45,6 +45,51 @@ public sealed unsafe partial class Message
         return new Span<byte>(_data, size);
     }
 
+    /// <summary>
+    /// For a receive of a large frame: takes over the pooled buffer the connection read the frame into, instead of
+    /// copying it. A pooled message trades buffers with the socket's pool when both come from the same bucket, so
+    /// it stays pooled and each pool keeps its count (API §4.3); any other message takes the buffer as Lent content.
+    /// False, with nothing changed, when the frame is small or its buffer cannot be taken (inproc, another bucket).
+    /// </summary>
+    internal bool TryTakeReceivedBuffer(Core.SocketCore core, ReadOnlySpan<byte> frame)
+    {
+        Debug.Assert(!_disposed, "the caller validates the message");
+        if (frame.Length < TakeOverThreshold)
+        {
+            return false;
+        }
+
+        bool pooled = _kind == ContentKind.Pooled;
+        if (core.TakeReceivedPayload(frame, pooled ? _bucket : -1) is not { } payload)
+        {
+            return false;
+        }
+
+        byte* buffer = payload.DetachPooledBuffer(out MessagePool framePool, out int frameBucket);
+        if (pooled)
+        {
+            nint mine = (nint)_data;
+            _pool!.LeakTracker?.Returned(mine);
+            _pool.LeakTracker?.Rented((nint)buffer);
+            framePool.ReturnBuffer(frameBucket, mine);
+        }
+        else
+        {
+            ReleaseContent(retainOwned: true);
+            _kind = ContentKind.Lent;
+            _pool = framePool;
+            _bucket = frameBucket;
+        }
+
+        _data = buffer;
+        _size = frame.Length;
+        _more = false;
+        return true;
+    }
+
+    /// <summary>From this size a received frame may have a buffer of its own to take over (the connection's large-frame threshold).</summary>
+    private const int TakeOverThreshold = 32 * 1024;
+
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;
 
@@ -64,6 +109,7 @@ public sealed unsafe partial class Message
                 payload.AdoptCallback(Interlocked.Exchange(ref _freeCallback, null));
                 break;
             case ContentKind.Pooled:
+            case ContentKind.Lent:
                 payload.AdoptPooled(_pool!, _bucket);
                 _pool = null;
                 break;

@@ -168,6 +168,7 @@ public sealed unsafe partial class Message : IDisposable
                 InvokeFreeCallback();
                 break;
             case ContentKind.Pooled:
+            case ContentKind.Lent:
                 // Returning to the pool from the finalizer thread would race nothing, but the buffer's fate is
                 // documented as lost: the pool keeps counting it outstanding and the memory is simply freed.
                 MessagePool.FreeBuffer((nint)_data);
@@ -188,6 +189,12 @@ public sealed unsafe partial class Message : IDisposable
 
         /// <summary>A buffer rented from <see cref="_pool"/>.</summary>
         Pooled,
+
+        /// <summary>
+        /// A received large frame's buffer, taken over instead of copied: it goes back to <see cref="_pool"/> (the
+        /// socket's own pool) on release like a pooled one, but to the application the message is not pooled.
+        /// </summary>
+        Lent,
     }
 
     /// <summary>Gets a writable span over the content, valid until the next Recv, Send, Rebuild, Move, Copy or
@@ -489,6 +496,7 @@ public sealed unsafe partial class Message : IDisposable
                 InvokeFreeCallback();
                 break;
             case ContentKind.Pooled:
+            case ContentKind.Lent:
                 MessagePool pool = _pool!;
                 _pool = null;
                 pool.ReturnBuffer(_bucket, (nint)_data);

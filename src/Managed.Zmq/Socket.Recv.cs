@@ -67,7 +67,7 @@ public sealed partial class Socket
             ThrowHelper.ThrowMessageNotInitialized();
         }
 
-        var sink = new MessageSink(message);
+        var sink = new MessageSink(message, _core);
         if (!RecvCore(ref sink, (flags & RecvFlags.DontWait) != 0))
         {
             return -1;
@@ -101,7 +101,7 @@ public sealed partial class Socket
             ThrowHelper.ThrowZmqException(ZmqConstants.EBUFFERSMALL, "Buffer size is smaller than expected");
         }
 
-        var sink = new ExpectedSizeSink(message, expectSize);
+        var sink = new ExpectedSizeSink(message, expectSize, _core);
         if (!RecvCore(ref sink, (flags & RecvFlags.DontWait) != 0))
         {
             return -1;

@@ -10,11 +10,13 @@ internal struct ExpectedSizeSink : IFrameSink
 {
     private readonly Message _message;
     private readonly int _expectedSize;
+    private readonly SocketCore _socket;
 
-    public ExpectedSizeSink(Message message, int expectedSize)
+    public ExpectedSizeSink(Message message, int expectedSize, SocketCore socket)
     {
         _message = message;
         _expectedSize = expectedSize;
+        _socket = socket;
     }
 
     public bool SizeMatched { get; private set; }
@@ -27,7 +29,12 @@ internal struct ExpectedSizeSink : IFrameSink
         SizeMatched = frame.Length == _expectedSize;
         if (SizeMatched)
         {
-            frame.CopyTo(_message.PrepareReceive(frame.Length));
+            // A large frame's buffer changes places with the message's own (same bucket), so it stays pooled.
+            if (!_message.TryTakeReceivedBuffer(_socket, frame))
+            {
+                frame.CopyTo(_message.PrepareReceive(frame.Length));
+            }
+
             _message.SetMore(more);
         }
     }

@@ -6,15 +6,22 @@ namespace Managed.Zmq.Core;
 internal readonly struct MessageSink : IFrameSink
 {
     private readonly Message _message;
+    private readonly SocketCore _socket;
 
-    public MessageSink(Message message)
+    public MessageSink(Message message, SocketCore socket)
     {
         _message = message;
+        _socket = socket;
     }
 
     public void Deliver(ReadOnlySpan<byte> frame, bool more)
     {
-        frame.CopyTo(_message.PrepareReceive(frame.Length));
+        // A large frame's buffer changes hands rather than being copied.
+        if (!_message.TryTakeReceivedBuffer(_socket, frame))
+        {
+            frame.CopyTo(_message.PrepareReceive(frame.Length));
+        }
+
         _message.SetMore(more);
     }
 }

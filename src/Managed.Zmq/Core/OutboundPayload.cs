@@ -79,6 +79,30 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         _countReturn = oversizePool is not null;
     }
 
+    /// <summary>The bucket of a pooled buffer (see <see cref="AdoptPooled"/>).</summary>
+    public int PooledBucket => _bucket;
+
+    /// <summary>True when the bytes are a pooled buffer nobody else references: a received frame's own buffer.</summary>
+    public bool IsSolePooledBuffer => _pool is not null && !_owned && _freeCallback is null && Volatile.Read(ref _references) == 1;
+
+    /// <summary>
+    /// Hands the pooled buffer to a new owner, which returns it to <paramref name="pool"/> itself, and recycles
+    /// this object. Only for a payload with <see cref="IsSolePooledBuffer"/>.
+    /// </summary>
+    public byte* DetachPooledBuffer(out MessagePool pool, out int bucket)
+    {
+        System.Diagnostics.Debug.Assert(IsSolePooledBuffer, "only a received frame's own buffer changes hands");
+        pool = _pool!;
+        bucket = _bucket;
+        byte* data = _data;
+        _pool = null;
+        _bucket = 0;
+        _data = null;
+        Length = 0;
+        PayloadPool.Return(this);
+        return data;
+    }
+
     public void AddReference() => Interlocked.Increment(ref _references);
 
     /// <summary>Drops one reference; the last one releases the memory now (I/O thread or pool returns).</summary>

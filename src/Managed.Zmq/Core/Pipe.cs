@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Core;
@@ -23,6 +25,9 @@ internal sealed class Pipe
 
     /// <summary>The frame last returned by <see cref="TryPeekFrame"/> has its bytes outside the queue (a large message).</summary>
     private bool _peekedExternal;
+
+    /// <summary>The peeked external frame's buffer was taken by a Message (<see cref="TakePeekedPayload"/>).</summary>
+    private bool _peekedPayloadTaken;
 
     /// <summary>Socket side: the queue reached the send HWM and has not yet drained to the resume level.</summary>
     private bool _sendHeld;
@@ -361,8 +366,39 @@ internal sealed class Pipe
 
         // inproc: a large frame's bytes are the sender's Message memory, read in place.
         _peekedExternal = (span[0] & QueuedFrame.ExternalMarker) != 0;
-        body = _peekedExternal ? Inbound.PeekPayload().Span : span.Slice(header.HeaderLength, (int)header.BodyLength);
+        if (_peekedExternal)
+        {
+            body = Inbound.PeekPayload().Span;
+            _socket.ExternalFramePipe = this;
+            return true;
+        }
+
+        body = span.Slice(header.HeaderLength, (int)header.BodyLength);
         return true;
+    }
+
+    /// <summary>
+    /// Gives the pooled buffer of the large frame just peeked (<paramref name="body"/>) to the caller, which then
+    /// owns it: consuming the frame no longer releases it. Null unless <paramref name="body"/> is exactly that
+    /// buffer and, when <paramref name="bucket"/> is not -1, the buffer is from that pool bucket.
+    /// </summary>
+    public OutboundPayload? TakePeekedPayload(ReadOnlySpan<byte> body, int bucket)
+    {
+        if (!_peekedExternal || _peekedPayloadTaken)
+        {
+            return null;
+        }
+
+        var payload = Inbound.PeekPayload();
+        var bytes = payload.Span;
+        if (bytes.Length != body.Length || !Unsafe.AreSame(ref MemoryMarshal.GetReference(bytes), ref MemoryMarshal.GetReference(body))
+            || !payload.IsSolePooledBuffer || (bucket != -1 && payload.PooledBucket != bucket))
+        {
+            return null;
+        }
+
+        _peekedPayloadTaken = true;
+        return payload;
     }
 
     /// <summary>Consumes the frame returned by <see cref="TryPeekFrame"/>.</summary>
@@ -383,7 +419,16 @@ internal sealed class Pipe
         {
             _peekedExternal = false;
             Inbound.Consume(header.HeaderLength);
-            Inbound.TakePayload().Release();
+            var payload = Inbound.TakePayload();
+            if (_peekedPayloadTaken)
+            {
+                // A Message owns the buffer now (TakePeekedPayload).
+                _peekedPayloadTaken = false;
+            }
+            else
+            {
+                payload.Release();
+            }
         }
         else
         {

@@ -54,6 +54,20 @@ internal sealed partial class SocketCore
     /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
     public bool ReceiveMore { get; set; }
 
+    /// <summary>The pipe whose last peeked frame is a large one with a buffer of its own (user thread only).</summary>
+    public Pipe? ExternalFramePipe { get; set; }
+
+    /// <summary>
+    /// For a receive into a Message: the buffer of the large frame being delivered, if <paramref name="frame"/>
+    /// is one the Message can own (see <see cref="Pipe.TakePeekedPayload"/>); otherwise null and the frame is copied.
+    /// </summary>
+    public OutboundPayload? TakeReceivedPayload(ReadOnlySpan<byte> frame, int bucket)
+    {
+        var pipe = ExternalFramePipe;
+        ExternalFramePipe = null;
+        return pipe?.TakePeekedPayload(frame, bucket);
+    }
+
     public string LastEndpoint { get; set; } = string.Empty;
 
     /// <summary>Context shut down: blocking calls fail with ETERM.</summary>

@@ -10,6 +10,15 @@ internal sealed partial class ZmtpConnection
     private const int DirectFrameThreshold = 32 * 1024;
 
     /// <summary>
+    /// Most the receive after a large frame takes into the queue: room for the small frames and the
+    /// header that usually come next, little of a large body to copy out again.
+    /// </summary>
+    private const int ReadAfterLargeFrame = 1024;
+
+    /// <summary>Set once a large frame is in: the next receive is kept short (<see cref="ReadAfterLargeFrame"/>).</summary>
+    private bool _followsLargeFrame;
+
+    /// <summary>
     /// Native buffers for large received frames; private, so applications' pool statistics stay
     /// theirs. A buffer goes back when the socket has handed the frame to the application.
     /// </summary>
@@ -78,6 +87,7 @@ internal sealed partial class ZmtpConnection
         inbound.Truncate(bodyStart);
         _parseOffset = bodyStart;
         _pendingFrameBytes = 0;
+        _followsLargeFrame = true;
         _inMessage = header.More;
         if (!header.More)
         {

@@ -88,7 +88,16 @@ internal sealed partial class ZmtpConnection
                 }
 
                 _parseOffset = inbound.EnsureSpace(Math.Max(ReceiveSpace, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
-                int read = await _transport.ReceiveAsync(inbound.WriteBuffer.AsMemory(inbound.WriteOffset)).ConfigureAwait(true);
+                var space = inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
+                if (_followsLargeFrame)
+                {
+                    // Large frames tend to come in streams: a full-size read here would take most of the
+                    // next one's body into the queue, only to copy it into that frame's own buffer.
+                    _followsLargeFrame = false;
+                    space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
+                }
+
+                int read = await _transport.ReceiveAsync(space).ConfigureAwait(true);
                 if (read <= 0)
                 {
                     Close(DisconnectReason.ConnectionLost);

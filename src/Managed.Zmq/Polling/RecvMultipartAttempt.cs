@@ -16,7 +16,7 @@ internal struct RecvMultipartAttempt : IAsyncAttempt<MultipartMessage>
     public bool TryExecute(SocketCore core, out MultipartMessage result)
     {
         _first ??= new Message();
-        var firstSink = new MessageSink(_first);
+        var firstSink = new MessageSink(_first, core);
         if (!AsyncSocketCalls.TryRecv(core, ref firstSink))
         {
             result = null!;
@@ -34,7 +34,7 @@ internal struct RecvMultipartAttempt : IAsyncAttempt<MultipartMessage>
             {
                 var frame = new Message();
                 result.Add(frame);
-                var sink = new MessageSink(frame);
+                var sink = new MessageSink(frame, core);
                 AsyncSocketCalls.RecvRemaining(core, ref sink);
                 more = frame.More;
                 core.ReceiveMore = more;
