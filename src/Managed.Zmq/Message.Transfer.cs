@@ -94,7 +94,7 @@ public sealed unsafe partial class Message
     internal void SetMore(bool more) => _more = more;
 
     /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
-    internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size);
+    internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size, hasHeadroom: _kind != ContentKind.External);
 
     /// <summary>
     /// After a successful send: the payload takes over the content (callback, pooled or owned

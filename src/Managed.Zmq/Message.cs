@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text;
+using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
 
 namespace Managed.Zmq;
@@ -413,7 +414,7 @@ public sealed unsafe partial class Message : IDisposable
         {
             // Copy before releasing: zero-copy content of both messages may wrap the same caller memory, which the
             // free callback could release.
-            byte* copy = size == 0 ? null : (byte*)NativeMemory.Alloc((nuint)size);
+            byte* copy = size == 0 ? null : FrameHeadroom.AllocateOwned(size);
             source.Content.CopyTo(new Span<byte>(copy, size));
             ReleaseContent();
             FreeOwned();
@@ -535,7 +536,7 @@ public sealed unsafe partial class Message : IDisposable
             FreeOwned();
             if (size > 0)
             {
-                _owned = (byte*)NativeMemory.Alloc((nuint)size);
+                _owned = FrameHeadroom.AllocateOwned(size);
                 _ownedCapacity = size;
             }
         }
@@ -548,7 +549,7 @@ public sealed unsafe partial class Message : IDisposable
     {
         if (_owned is not null)
         {
-            NativeMemory.Free(_owned);
+            FrameHeadroom.FreeOwned(_owned);
             _owned = null;
             _ownedCapacity = 0;
             if (_kind == ContentKind.Owned)

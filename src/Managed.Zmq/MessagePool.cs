@@ -1,6 +1,7 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
 
 namespace Managed.Zmq;
@@ -32,9 +33,6 @@ public sealed class MessagePool
 
     /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
     internal const int MaxBucketSize = 4 * 1024 * 1024;
-
-    /// <summary>Cache-line alignment, so buffers never share a line with unrelated data.</summary>
-    private const nuint BufferAlignment = 64;
 
     /// <summary>Source of the ids that index <see cref="t_caches"/>.</summary>
     private static int s_nextId = -1;
@@ -283,7 +281,7 @@ public sealed class MessagePool
     internal static int GetBucketCapacity(int index) => MinBucketSize << index;
 
     /// <summary>Frees a pool buffer for good.</summary>
-    internal static unsafe void FreeBuffer(nint buffer) => NativeMemory.AlignedFree((void*)buffer);
+    internal static void FreeBuffer(nint buffer) => FrameHeadroom.FreePooled(buffer);
 
     /// <summary>Tests: when set, every pooled rent is recorded until its buffer comes back (see <see cref="PoolLeakTracker"/>).</summary>
     internal PoolLeakTracker? LeakTracker { get; set; }
@@ -314,8 +312,8 @@ public sealed class MessagePool
         _ => 50,
     };
 
-    private static unsafe nint AllocateBuffer(int index) =>
-        (nint)NativeMemory.AlignedAlloc((nuint)GetBucketCapacity(index), BufferAlignment);
+    /// <summary>A new buffer for bucket <paramref name="index"/>: cache-line aligned, so buffers never share a line with unrelated data, with headroom for a frame header in front.</summary>
+    private static nint AllocateBuffer(int index) => FrameHeadroom.AllocatePooled(GetBucketCapacity(index));
 
     private static void ValidatePoolable(MessageSize size, string paramName)
     {

@@ -164,7 +164,7 @@ public sealed partial class Socket
     {
         nint buffer = s_largeCopies.RentBuffer(data.Length, out int bucket);
         data.CopyTo(new Span<byte>((void*)buffer, data.Length));
-        var payload = Managed.Zmq.Core.OutboundPayload.Create((byte*)buffer, data.Length);
+        var payload = Managed.Zmq.Core.OutboundPayload.Create((byte*)buffer, data.Length, hasHeadroom: true);
         payload.AdoptPooled(s_largeCopies, bucket);
         _core.PendingPayload = payload;
         try

@@ -24,10 +24,14 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     private bool _countReturn;
     private int _references = 1;
 
-    private OutboundPayload(byte* data, int length)
+    /// <summary><see cref="FrameHeadroom.Size"/> when the bytes are the library's own buffer, with room in front; 0 for caller memory.</summary>
+    private int _headroom;
+
+    private OutboundPayload(byte* data, int length, int headroom)
     {
         _data = data;
         Length = length;
+        _headroom = headroom;
     }
 
     /// <summary>
@@ -35,15 +39,20 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     /// while the send is decided; the Adopt methods take ownership once it succeeded. Recycled
     /// (see <see cref="PayloadPool"/>) once its last reference has released the bytes.
     /// </summary>
-    public static OutboundPayload Create(byte* data, int length)
+    /// <param name="data">Start of the bytes.</param>
+    /// <param name="length">Number of bytes.</param>
+    /// <param name="hasHeadroom">The bytes are a buffer from <see cref="FrameHeadroom"/>, with room for a header in front.</param>
+    public static OutboundPayload Create(byte* data, int length, bool hasHeadroom)
     {
+        int headroom = hasHeadroom ? FrameHeadroom.Size : 0;
         if (PayloadPool.TryRent() is not { } payload)
         {
-            return new OutboundPayload(data, length);
+            return new OutboundPayload(data, length, headroom);
         }
 
         payload._data = data;
         payload.Length = length;
+        payload._headroom = headroom;
         payload._references = 1;
         return payload;
     }
@@ -56,10 +65,28 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     public ReadOnlySpan<byte> Span => new(_data, Length);
 
     /// <summary>The bytes as memory, for the socket send (no allocation: this object is the manager).</summary>
-    public new ReadOnlyMemory<byte> Memory => CreateMemory(Length);
+    public new ReadOnlyMemory<byte> Memory => CreateMemory(_headroom, Length);
 
     /// <summary>The bytes as writable memory, for a receive straight into a pooled buffer.</summary>
-    public Memory<byte> WritableMemory => CreateMemory(Length);
+    public Memory<byte> WritableMemory => CreateMemory(_headroom, Length);
+
+    /// <summary>The bytes as a writable span, for a receive straight into a pooled buffer.</summary>
+    public Span<byte> WritableSpan => new(_data, Length);
+
+    /// <summary>True when a frame header fits in front of the bytes (see <see cref="WithHeader"/>).</summary>
+    public bool HasHeadroom => _headroom != 0;
+
+    /// <summary>
+    /// Writes <paramref name="header"/> just before the bytes and returns header and bytes as one block, for one
+    /// send. Only with <see cref="HasHeadroom"/>. PUB may send one payload to several peers at once: each writes
+    /// the same header bytes (same size, same flags) into the same room, so what any send reads is right.
+    /// </summary>
+    public ReadOnlyMemory<byte> WithHeader(ReadOnlySpan<byte> header)
+    {
+        System.Diagnostics.Debug.Assert(_headroom >= header.Length, "a frame header fits the headroom");
+        header.CopyTo(new Span<byte>(_data - header.Length, header.Length));
+        return CreateMemory(_headroom - header.Length, header.Length + Length);
+    }
 
     /// <summary>Takes over a zero-copy Message's free callback.</summary>
     public void AdoptCallback(Action<nint>? callback) => _freeCallback = callback;
@@ -98,6 +125,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         _pool = null;
         _bucket = 0;
         _data = null;
+        _headroom = 0;
         Length = 0;
         PayloadPool.Return(this);
         return data;
@@ -146,7 +174,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         }
         else if (_owned)
         {
-            NativeMemory.Free(_data);
+            FrameHeadroom.FreeOwned(_data);
             if (_countReturn)
             {
                 _pool!.CountUnpooledReturn();
@@ -163,13 +191,15 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         _owned = false;
         _countReturn = false;
         _data = null;
+        _headroom = 0;
         Length = 0;
         PayloadPool.Return(this);
     }
 
-    public override Span<byte> GetSpan() => new(_data, Length);
+    /// <summary>The headroom and the bytes: <see cref="Memory"/> and <see cref="WithHeader"/> are windows on it.</summary>
+    public override Span<byte> GetSpan() => new(_data - _headroom, _headroom + Length);
 
-    public override MemoryHandle Pin(int elementIndex = 0) => new(_data + elementIndex);
+    public override MemoryHandle Pin(int elementIndex = 0) => new(_data - _headroom + elementIndex);
 
     public override void Unpin()
     {

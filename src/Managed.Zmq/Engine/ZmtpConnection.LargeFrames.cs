@@ -58,7 +58,7 @@ internal sealed partial class ZmtpConnection
         int bodyStart = _parseOffset + header.HeaderLength;
         int received = inbound.WriteOffset - bodyStart;
         var payload = RentFrameBuffer(bodyLength);
-        inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.GetSpan());
+        inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.WritableSpan);
         try
         {
             while (received < bodyLength)
@@ -101,7 +101,7 @@ internal sealed partial class ZmtpConnection
     private static unsafe OutboundPayload RentFrameBuffer(int length)
     {
         nint buffer = s_largeFrames.RentBuffer(length, out int bucket);
-        var payload = OutboundPayload.Create((byte*)buffer, length);
+        var payload = OutboundPayload.Create((byte*)buffer, length, hasHeadroom: true);
         payload.AdoptPooled(s_largeFrames, bucket);
         return payload;
     }

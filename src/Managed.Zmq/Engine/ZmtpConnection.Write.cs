@@ -257,7 +257,12 @@ internal sealed partial class ZmtpConnection
         var headerBytes = _headerScratch;
         batch.Span[..queued].CopyTo(headerBytes);
         headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
-        if (_cipher is null)
+        if (_cipher is null && payload.HasHeadroom)
+        {
+            // The library's own buffer: the header goes in front of the body and both leave in one send.
+            await _transport.SendAsync(payload.WithHeader(headerBytes.AsSpan(0, queued))).ConfigureAwait(true);
+        }
+        else if (_cipher is null)
         {
             await _transport.SendAsync(headerBytes.AsMemory(0, queued)).ConfigureAwait(true);
             await _transport.SendAsync(payload.Memory).ConfigureAwait(true);

@@ -13,7 +13,7 @@ internal sealed unsafe class TaggedPayloads
     {
         var memory = (byte*)NativeMemory.Alloc(1);
         *memory = (byte)tag;
-        var payload = OutboundPayload.Create(memory, 1);
+        var payload = OutboundPayload.Create(memory, 1, hasHeadroom: false);
         payload.AdoptCallback(data =>
         {
             lock (Released)
