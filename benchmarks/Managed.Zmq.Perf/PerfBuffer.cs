@@ -5,10 +5,12 @@ namespace Managed.Zmq.Perf;
 /// <list type="bullet">
 /// <item><c>span</c> (the default): one <c>byte[]</c> sent as a span and received into a span,
 /// so each side copies the payload once, the plain-array path most callers use;</item>
-/// <item><c>message</c>: a new <see cref="Message"/> of the size per send and one reused
-/// <see cref="Message"/> to receive into, as libzmq's own perf tools do with <c>zmq_msg_t</c>
-/// (<c>zmq_msg_init_size</c> + <c>zmq_msg_send</c>, <c>zmq_msg_recv</c>): no copy at either end;</item>
-/// <item><c>pool</c>: as <c>message</c>, but each send rents from <see cref="MessagePool.Shared"/>.</item>
+/// <item><c>message</c>: libzmq's own perf tools line for line. They keep one <c>zmq_msg_t</c> per
+/// side: remote_thr re-initialises it for every send (<c>zmq_msg_init_size</c> + <c>zmq_sendmsg</c>),
+/// here <see cref="Message.Rebuild(int)"/> + Send on one Message; local_thr receives into it
+/// (<c>zmq_recvmsg</c>), here Recv into one Message. The payload is never filled or copied by the
+/// caller at either end;</item>
+/// <item><c>pool</c>: a <see cref="MessagePool.Shared"/> rent per send, one Message to receive into.</item>
 /// </list>
 /// </summary>
 internal enum PerfBufferMode

@@ -25,13 +25,18 @@ internal static class RemoteThroughput
         switch (PerfBuffer.Mode)
         {
             case PerfBufferMode.Message:
+            {
+                // libzmq's remote_thr: one zmq_msg_t, zmq_msg_init_size + zmq_sendmsg per message.
+                using var message = new Message();
                 for (int i = 0; i != a.Count; i++)
                 {
-                    using var message = new Message(a.MessageSize);
+                    message.Rebuild(a.MessageSize);
                     push.Send(message, SendFlags.None);
                 }
 
                 break;
+            }
+
             case PerfBufferMode.Pool:
                 for (int i = 0; i != a.Count; i++)
                 {
