@@ -10,6 +10,10 @@
 #   ONLY=regex    run only the scenarios whose name matches (grep -E)
 #   TIMEOUT=120   seconds before one process is killed
 #   SCALE=1       multiply every message/roundtrip count (e.g. 0.1 for a smoke run)
+#   PERF_BUFFER=message  how our throughput tools move payloads: message (default) is libzmq's
+#                 perf tools line for line, one Message rebuilt per send and one received into,
+#                 as they do with one zmq_msg_t, so neither side copies a payload; span sends and
+#                 receives through spans, one copy at each end (the plain-array path).
 #
 # Needs (installs nothing): gcc and libzmq headers (apt-get install -y libzmq3-dev gcc),
 # the .NET SDK from global.json, and ss (iproute2) to find free ports.
@@ -17,6 +21,7 @@
 set -euo pipefail
 
 RUNS=${RUNS:-5}
+export PERF_BUFFER=${PERF_BUFFER:-message}
 SIDES=${SIDES:-both}
 ONLY=${ONLY:-}
 TIMEOUT=${TIMEOUT:-120}
@@ -329,7 +334,7 @@ main() {
   done
 
   echo
-  echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends; B = the ends named in the scenario (ours = Managed.Zmq)."
+  echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends; B = the ends named in the scenario (ours = Managed.Zmq); PERF_BUFFER=$PERF_BUFFER."
   echo "Ratio = median B / median A (throughput: higher is better; latency and handshake: lower is better)."
   echo
   echo "| scenario | size [B] | count | unit | A min | A median | A max | B min | B median | B max | ratio B/A |"

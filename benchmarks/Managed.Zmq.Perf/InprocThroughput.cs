@@ -33,11 +33,7 @@ internal static class InprocThroughput
             {
                 using var push = new Socket(context, SocketType.Push);
                 push.Connect("inproc://thr_test");
-                ReadOnlySpan<byte> payload = new byte[a.MessageSize];
-                for (int i = 0; i != a.Count; i++)
-                {
-                    push.Send(payload, SendFlags.None);
-                }
+                PerfBuffer.SendAll(push, a.MessageSize, a.Count);
             }
             catch (ZmqException ex)
             {
@@ -49,8 +45,8 @@ internal static class InprocThroughput
         };
         worker.Start();
 
-        byte[] buffer = new byte[a.MessageSize + 1];
-        if (pull.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
+        var receive = PerfBuffer.CreateReceiver(a.MessageSize);
+        if (receive(pull) != a.MessageSize)
         {
             return LocalThroughput.IncorrectSize();
         }
@@ -58,7 +54,7 @@ internal static class InprocThroughput
         long start = PerfClock.Start();
         for (int i = 1; i != a.Count; i++)
         {
-            if (pull.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
+            if (receive(pull) != a.MessageSize)
             {
                 return LocalThroughput.IncorrectSize();
             }

@@ -26,11 +26,8 @@ internal static class LocalThroughput
         PerfCurve.Server(pull);
         pull.Bind(a.Endpoint);
 
-        // One extra byte so a longer frame is detected rather than silently equal.
-        byte[] buffer = new byte[a.MessageSize + 1];
-        using var message = new Message();
-        bool intoMessage = PerfBuffer.Mode != PerfBufferMode.Span;
-        int Receive() => intoMessage ? pull.Recv(message, RecvFlags.None) : pull.Recv(buffer.AsSpan(), RecvFlags.None);
+        var receive = PerfBuffer.CreateReceiver(a.MessageSize);
+        int Receive() => receive(pull);
 
         if (Receive() != a.MessageSize)
         {

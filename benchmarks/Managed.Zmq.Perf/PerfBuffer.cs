@@ -22,6 +22,57 @@ internal enum PerfBufferMode
 
 internal static class PerfBuffer
 {
+    /// <summary>Sends <paramref name="count"/> messages of <paramref name="size"/> bytes the way <see cref="Mode"/> says.</summary>
+    public static void SendAll(Socket socket, int size, int count)
+    {
+        switch (Mode)
+        {
+            case PerfBufferMode.Message:
+            {
+                // libzmq's remote_thr: one zmq_msg_t, zmq_msg_init_size + zmq_sendmsg per message.
+                using var message = new Message();
+                for (int i = 0; i != count; i++)
+                {
+                    message.Rebuild(size);
+                    socket.Send(message, SendFlags.None);
+                }
+
+                break;
+            }
+
+            case PerfBufferMode.Pool:
+                for (int i = 0; i != count; i++)
+                {
+                    using var message = MessagePool.Shared.Rent(size);
+                    socket.Send(message, SendFlags.None);
+                }
+
+                break;
+            default:
+                ReadOnlySpan<byte> payload = new byte[size];
+                for (int i = 0; i != count; i++)
+                {
+                    socket.Send(payload, SendFlags.None);
+                }
+
+                break;
+        }
+    }
+
+    /// <summary>A receive loop's destination: one Message (libzmq's local_thr: one zmq_msg_t), or one array for spans.</summary>
+    public static Func<Socket, int> CreateReceiver(int size)
+    {
+        if (Mode == PerfBufferMode.Span)
+        {
+            // One extra byte so a longer frame is detected rather than silently equal.
+            byte[] buffer = new byte[size + 1];
+            return socket => socket.Recv(buffer.AsSpan(), RecvFlags.None);
+        }
+
+        var message = new Message();
+        return socket => socket.Recv(message, RecvFlags.None);
+    }
+
     public static PerfBufferMode Mode { get; } = Environment.GetEnvironmentVariable("PERF_BUFFER")?.ToLowerInvariant() switch
     {
         null or "" or "span" => PerfBufferMode.Span,

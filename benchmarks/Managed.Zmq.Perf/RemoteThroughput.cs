@@ -22,39 +22,7 @@ internal static class RemoteThroughput
         PerfCurve.Client(push);
         push.Connect(a.Endpoint);
 
-        switch (PerfBuffer.Mode)
-        {
-            case PerfBufferMode.Message:
-            {
-                // libzmq's remote_thr: one zmq_msg_t, zmq_msg_init_size + zmq_sendmsg per message.
-                using var message = new Message();
-                for (int i = 0; i != a.Count; i++)
-                {
-                    message.Rebuild(a.MessageSize);
-                    push.Send(message, SendFlags.None);
-                }
-
-                break;
-            }
-
-            case PerfBufferMode.Pool:
-                for (int i = 0; i != a.Count; i++)
-                {
-                    using var message = MessagePool.Shared.Rent(a.MessageSize);
-                    push.Send(message, SendFlags.None);
-                }
-
-                break;
-            default:
-                ReadOnlySpan<byte> payload = new byte[a.MessageSize];
-                for (int i = 0; i != a.Count; i++)
-                {
-                    push.Send(payload, SendFlags.None);
-                }
-
-                break;
-        }
-
+        PerfBuffer.SendAll(push, a.MessageSize, a.Count);
         return 0;
     }
 }
