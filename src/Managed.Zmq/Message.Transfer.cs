@@ -39,9 +39,13 @@ public sealed unsafe partial class Message
             return new Span<byte>(_data, size);
         }
 
-        ReleaseContent(retainOwned: true);
-        EnsureOwnedCapacity(size);
-        _size = size;
+        if (!TryReuseOwned(size))
+        {
+            ReleaseContent(retainOwned: true);
+            EnsureOwnedCapacity(size);
+            _size = size;
+        }
+
         return new Span<byte>(_data, size);
     }
 
@@ -49,16 +53,13 @@ public sealed unsafe partial class Message
     /// For a receive of a large frame: takes over the pooled buffer the connection read the frame into, instead of
     /// copying it. A pooled message trades buffers with the socket's pool when both come from the same bucket, so
     /// it stays pooled and each pool keeps its count (API §4.3); any other message takes the buffer as Lent content.
-    /// False, with nothing changed, when the frame is small or its buffer cannot be taken (inproc, another bucket).
+    /// False, with nothing changed, when its buffer cannot be taken (inproc, another bucket). Only for frames of at
+    /// least <see cref="TakeOverThreshold"/> bytes: smaller ones never have a buffer of their own.
     /// </summary>
     internal bool TryTakeReceivedBuffer(Core.SocketCore core, ReadOnlySpan<byte> frame)
     {
         Debug.Assert(!_disposed, "the caller validates the message");
-        if (frame.Length < TakeOverThreshold)
-        {
-            return false;
-        }
-
+        Debug.Assert(frame.Length >= TakeOverThreshold, "callers copy small frames without asking");
         bool pooled = _kind == ContentKind.Pooled;
         if (core.TakeReceivedPayload(frame, pooled ? _bucket : -1) is not { } payload)
         {
@@ -88,7 +89,7 @@ public sealed unsafe partial class Message
     }
 
     /// <summary>From this size a received frame may have a buffer of its own to take over (the connection's large-frame threshold).</summary>
-    private const int TakeOverThreshold = 32 * 1024;
+    internal const int TakeOverThreshold = 32 * 1024;
 
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;

@@ -336,9 +336,12 @@ public sealed unsafe partial class Message : IDisposable
             ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
         }
 
-        ReleaseContent(retainOwned: true);
-        EnsureOwnedCapacity(size);
-        _size = size;
+        if (!TryReuseOwned(size))
+        {
+            ReleaseContent(retainOwned: true);
+            EnsureOwnedCapacity(size);
+            _size = size;
+        }
     }
 
     /// <summary>Takes over the content, MORE flag and pool ownership of <paramref name="source"/>, which becomes empty.</summary>
@@ -491,6 +494,20 @@ public sealed unsafe partial class Message : IDisposable
     /// </summary>
     private void ReleaseContent(bool retainOwned = false)
     {
+        if (_kind == ContentKind.Owned && _pool is null)
+        {
+            // The common case, a message's own buffer (send loops, receives into one message): nothing to hand back.
+            if (!retainOwned && _ownedCapacity > MaxRetainedCapacity)
+            {
+                FreeOwned();
+            }
+
+            _data = _owned;
+            _size = 0;
+            _more = false;
+            return;
+        }
+
         switch (_kind)
         {
             case ContentKind.External:
@@ -523,6 +540,25 @@ public sealed unsafe partial class Message : IDisposable
         _size = 0;
         _more = false;
         _bucket = 0;
+    }
+
+    /// <summary>
+    /// Refills an Owned message in place when its own buffer takes <paramref name="size"/> bytes (the test
+    /// <see cref="EnsureOwnedCapacity"/> applies): the fast path of <see cref="Rebuild(int)"/> and of receives into
+    /// one message, where there is no content to release. Unspecified bytes, More false.
+    /// </summary>
+    private bool TryReuseOwned(int size)
+    {
+        if (_kind != ContentKind.Owned || _pool is not null || size > _ownedCapacity
+            || (_ownedCapacity > MaxRetainedCapacity && size < _ownedCapacity / 4))
+        {
+            return false;
+        }
+
+        _data = _owned;
+        _size = size;
+        _more = false;
+        return true;
     }
 
     /// <summary>Makes <see cref="_owned"/> hold at least <paramref name="size"/> bytes and points the content at it.</summary>

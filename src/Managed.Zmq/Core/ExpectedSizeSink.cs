@@ -30,7 +30,7 @@ internal struct ExpectedSizeSink : IFrameSink
         if (SizeMatched)
         {
             // A large frame's buffer changes places with the message's own (same bucket), so it stays pooled.
-            if (!_message.TryTakeReceivedBuffer(_socket, frame))
+            if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(_socket, frame))
             {
                 frame.CopyTo(_message.PrepareReceive(frame.Length));
             }

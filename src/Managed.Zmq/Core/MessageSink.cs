@@ -17,7 +17,7 @@ internal readonly struct MessageSink : IFrameSink
     public void Deliver(ReadOnlySpan<byte> frame, bool more)
     {
         // A large frame's buffer changes hands rather than being copied.
-        if (!_message.TryTakeReceivedBuffer(_socket, frame))
+        if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(_socket, frame))
         {
             frame.CopyTo(_message.PrepareReceive(frame.Length));
         }
