@@ -69,14 +69,19 @@ public sealed unsafe partial class Message
         byte* buffer = payload.DetachPooledBuffer(out MessagePool framePool, out int frameBucket);
         if (pooled)
         {
+            // Each pool's leak tracker follows the trade: the frame's buffer leaves the socket's pool for this
+            // one, and this message's old buffer goes the other way (ReturnBuffer records its return there).
             nint mine = (nint)_data;
             _pool!.LeakTracker?.Returned(mine);
             _pool.LeakTracker?.Rented((nint)buffer);
+            framePool.LeakTracker?.Returned((nint)buffer);
+            framePool.LeakTracker?.Rented(mine);
             framePool.ReturnBuffer(frameBucket, mine);
         }
         else
         {
-            ReleaseContent(retainOwned: true);
+            // Not retained beyond the usual limit: the content is elsewhere now, a large idle block would only pin memory.
+            ReleaseContent();
             _kind = ContentKind.Lent;
             _pool = framePool;
             _bucket = frameBucket;

@@ -44,7 +44,10 @@ public sealed unsafe partial class Message : IDisposable
     /// <summary>Where <see cref="_data"/> points and how to release it.</summary>
     private ContentKind _kind;
 
-    /// <summary>Native buffer this message owns; only non-null while <see cref="_kind"/> is Owned.</summary>
+    /// <summary>
+    /// Native buffer this message owns: the content while <see cref="_kind"/> is Owned; a small one (up to
+    /// <see cref="MaxRetainedCapacity"/>) may also be kept for reuse while the content is Lent.
+    /// </summary>
     private byte* _owned;
 
     /// <summary>Capacity of <see cref="_owned"/>, which may exceed <see cref="_size"/> so receives can reuse it.</summary>

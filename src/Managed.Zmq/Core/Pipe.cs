@@ -467,6 +467,10 @@ internal sealed class Pipe
             ReleasePayloads();
         }
 
+        // A frame peeked but never delivered (a poll, a routing-id peek) goes with the rest: no
+        // later receive may ask this pipe for its buffer (TakePeekedPayload).
+        _peekedExternal = false;
+        _peekedPayloadTaken = false;
         Inbound.ConsumeAll();
         if (Interlocked.Exchange(ref _readerPaused, 0) != 0)
         {

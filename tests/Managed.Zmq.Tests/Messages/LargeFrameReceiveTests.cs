@@ -113,6 +113,43 @@ public sealed class LargeFrameReceiveTests
         Assert.Equal(1, Volatile.Read(ref calls));
     }
 
+    [Fact]
+    public void Recv_AfterPolledLargeFrameWasDroppedWithItsPipe_CopiesTheNextLargeFrame()
+    {
+        // A poll peeks a large tcp frame (its buffer could be taken over), then Disconnect drops
+        // that pipe with the frame unread; a later large frame from inproc must not be mistaken
+        // for it.
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push);
+        using var pull = new Socket(context, SocketType.Pull);
+        using var inprocPush = new Socket(context, SocketType.Push);
+        push.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Linger, 0);
+        inprocPush.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        push.Bind("tcp://127.0.0.1:*");
+        string tcp = push.GetOptionString(SocketOption.Last_Endpoint)!;
+        string inproc = $"inproc://large-after-drop-{Guid.NewGuid():N}";
+        pull.Bind(inproc);
+        pull.Connect(tcp);
+        push.Send(Pattern(65_536, seed: 1));
+
+        using (var poller = new Poller(1))
+        {
+            poller.Add(pull, PollEvents.In);
+            Assert.Equal(1, poller.Poll(10_000));
+        }
+
+        pull.Disconnect(tcp);
+        inprocPush.Connect(inproc);
+        inprocPush.Send(Pattern(40_000, seed: 2));
+        using var message = new Message();
+
+        Assert.Equal(40_000, pull.Recv(message));
+
+        Assert.Equal(Pattern(40_000, seed: 2), message.ToArray());
+    }
+
     private static byte[] Pattern(int size, int seed)
     {
         var bytes = new byte[size];
