@@ -12,13 +12,19 @@ public sealed unsafe partial class Message
     /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
     /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable. A zero-copy
     /// callback is handed to <see cref="Core.DeferredReleases"/>: it must never run inside Send on the caller's thread.
+    /// The message keeps its ticket (<see cref="ContentKind.SentExternal"/>), so that releasing it later on this
+    /// thread (Dispose, usually right after the send) runs the callback here if no drain has yet.
     /// </summary>
     /// <param name="mayWait">False for a DontWait or asynchronous send, which must not block even when the callbacks pile up.</param>
     internal void ReleaseAfterSend(bool mayWait)
     {
-        if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback)
+        if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback
+            && Core.DeferredReleases.AddTicketed(callback, (nint)_data, mayWait, out int ticket))
         {
-            Core.DeferredReleases.Add(callback, (nint)_data, mayWait);
+            ReleaseContent();
+            _kind = ContentKind.SentExternal;
+            _bucket = ticket;
+            return;
         }
 
         ReleaseContent();

@@ -199,6 +199,13 @@ public sealed unsafe partial class Message : IDisposable
         /// socket's own pool) on release like a pooled one, but to the application the message is not pooled.
         /// </summary>
         Lent,
+
+        /// <summary>
+        /// Empty, like Owned; the zero-copy content it held was copied by a send and its free callback waits in
+        /// <see cref="Core.DeferredReleases"/> under ticket <see cref="_bucket"/>. Releasing the message runs it on
+        /// this thread if no drain has run it yet.
+        /// </summary>
+        SentExternal,
     }
 
     /// <summary>Gets a writable span over the content, valid until the next Recv, Send, Rebuild, Move, Copy or
@@ -521,6 +528,9 @@ public sealed unsafe partial class Message : IDisposable
                 MessagePool pool = _pool!;
                 _pool = null;
                 pool.ReturnBuffer(_bucket, (nint)_data);
+                break;
+            case ContentKind.SentExternal:
+                Core.DeferredReleases.RunNowIfPending(_bucket);
                 break;
             default:
                 if (_pool is not null)

@@ -41,6 +41,9 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     private Entry[] _pending = new Entry[Capacity];
     private Entry[] _running = new Entry[Capacity];
     private int _count;
+
+    /// <summary>The ticket of <c>_pending[0]</c>: the entry at index i has ticket <c>_firstTicket + i</c>.</summary>
+    private int _firstTicket;
     private int _waitingSenders;
     private bool _timerArmed;
     private bool _dispatched;
@@ -54,7 +57,29 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     /// <param name="callback">The zero-copy message's free callback.</param>
     /// <param name="data">Its argument: the message's memory.</param>
     /// <param name="mayWait">Whether the caller may wait when the list is full (a blocking send); otherwise the callback goes to the thread pool.</param>
-    public static void Add(Action<nint> callback, nint data, bool mayWait = true) => s_instance.Enqueue(callback, data, mayWait);
+    /// <param name="ticket">Set when the callback waits in the list: what <see cref="RunNowIfPending"/> takes.</param>
+    /// <returns>True with the callback's <paramref name="ticket"/> when it waits in the list, where <see cref="RunNowIfPending"/> can
+    /// take it; false when it already ran or went to the thread pool.</returns>
+    public static bool AddTicketed(Action<nint> callback, nint data, bool mayWait, out int ticket) => s_instance.Enqueue(callback, data, mayWait, out ticket);
+
+    /// <summary>As <see cref="AddTicketed"/>, for a callback nobody will ask to run early.</summary>
+    /// <param name="callback">The callback.</param>
+    /// <param name="data">Its argument.</param>
+    /// <param name="mayWait">Whether the caller may wait when the list is full.</param>
+    public static void Add(Action<nint> callback, nint data, bool mayWait = true) => s_instance.Enqueue(callback, data, mayWait, out _);
+
+    /// <summary>
+    /// Runs the callback queued under <paramref name="ticket"/> on this thread, if no drain has taken it yet: the
+    /// message it came from is being released (Dispose, Rebuild, a receive into it) on the thread that sent it, which
+    /// is usually the thread that allocated the memory, so the memory goes back where it came from. Otherwise the
+    /// drain runs it, or already did; either way it runs exactly once.
+    /// </summary>
+    /// <remarks>
+    /// Tickets are ints and wrap: a message holding a ticket across four billion later deferrals could take another
+    /// message's entry. Every entry in the list belongs to a send that has already copied its bytes, so running one
+    /// early is still after its memory stopped being needed, and still exactly once.
+    /// </remarks>
+    public static void RunNowIfPending(int ticket) => s_instance.TakeAndRun(ticket);
 
     /// <summary>True while callbacks wait to run.</summary>
     public static bool HasPending => Volatile.Read(ref s_instance._count) != 0;
@@ -68,8 +93,10 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         }
     }
 
-    private void Enqueue(Action<nint> callback, nint data, bool mayWait)
+    private bool Enqueue(Action<nint> callback, nint data, bool mayWait, out int ticket)
     {
+        ticket = 0;
+        bool queued = false;
         bool runHere = false;
         bool toThreadPool = false;
         bool arm = false;
@@ -90,6 +117,8 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             {
                 WaitForRoom();
                 _pending[_count] = new Entry(callback, data);
+                ticket = unchecked(_firstTicket + _count);
+                queued = true;
                 Volatile.Write(ref _count, _count + 1);
                 arm = !_timerArmed;
                 _timerArmed = true;
@@ -117,6 +146,27 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         {
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         }
+
+        return queued;
+    }
+
+    private void TakeAndRun(int ticket)
+    {
+        Entry entry;
+        lock (_lock)
+        {
+            int index = unchecked(ticket - _firstTicket);
+            if ((uint)index >= (uint)_count || _pending[index].Callback is null)
+            {
+                // A drain took it (it is running or ran), or this thread already did.
+                return;
+            }
+
+            entry = _pending[index];
+            _pending[index] = default;
+        }
+
+        RunOne(entry.Callback, entry.Data);
     }
 
     /// <summary>Under the lock: while the list is full, makes sure a drain is on its way and waits for it.</summary>
@@ -181,6 +231,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
                 count = _count;
                 _pending = _running;
                 _running = null!;
+                _firstTicket = unchecked(_firstTicket + count);
                 Volatile.Write(ref _count, 0);
                 if (_waitingSenders != 0)
                 {
@@ -191,7 +242,12 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             t_draining = true;
             for (int i = 0; i < count; i++)
             {
-                RunOne(batch[i].Callback, batch[i].Data);
+                // Null where the sending thread ran it first (RunNowIfPending).
+                if (batch[i].Callback is { } callback)
+                {
+                    RunOne(callback, batch[i].Data);
+                }
+
                 batch[i] = default;
             }
 

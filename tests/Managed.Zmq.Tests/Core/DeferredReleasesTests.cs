@@ -60,6 +60,62 @@ public sealed class DeferredReleasesTests
     }
 
     [Fact]
+    public void RunNowIfPending_RacingDrainsFromSeveralThreads_EachRunsExactlyOnce()
+    {
+        // Senders that release their messages right after sending take their own tickets back while a
+        // writer drains the same list: each callback must run once, whoever gets it.
+        const int PerThread = 20_000;
+        var counts = new int[2 * PerThread];
+        Action<nint> count = data => Interlocked.Increment(ref counts[data]);
+        using var stop = new CancellationTokenSource();
+        var drainer = new Thread(() =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                DeferredReleases.RunPending();
+            }
+        });
+        drainer.Start();
+
+        Parallel.For(0, 2, part =>
+        {
+            for (int i = 0; i < PerThread; i++)
+            {
+                int index = part * PerThread + i;
+                if (DeferredReleases.AddTicketed(count, index, mayWait: true, out int ticket) && i % 3 != 0)
+                {
+                    DeferredReleases.RunNowIfPending(ticket);
+                    DeferredReleases.RunNowIfPending(ticket);
+                }
+            }
+        });
+
+        Assert.True(SpinWait.SpinUntil(() => counts.All(c => Volatile.Read(ref c) >= 1), Deadline));
+        stop.Cancel();
+        Assert.True(drainer.Join(Deadline));
+        DeferredReleases.RunPending();
+        Assert.All(counts, c => Assert.Equal(1, c));
+    }
+
+    [Fact]
+    public void RunNowIfPending_AfterItsDrain_DoesNothing()
+    {
+        int calls = 0;
+        Assert.True(DeferredReleases.AddTicketed(_ => Interlocked.Increment(ref calls), 7, mayWait: true, out int ticket));
+        Assert.True(SpinWait.SpinUntil(
+            () =>
+            {
+                DeferredReleases.RunPending();
+                return Volatile.Read(ref calls) == 1;
+            },
+            Deadline));
+
+        DeferredReleases.RunNowIfPending(ticket);
+
+        Assert.Equal(1, Volatile.Read(ref calls));
+    }
+
+    [Fact]
     public void Add_ThrowingCallback_OthersStillRun()
     {
         int calls = 0;

@@ -62,6 +62,64 @@ public sealed unsafe class ZeroCopySendTests
 
     [Theory]
     [MemberData(nameof(Endpoints))]
+    public void SendZeroCopy_SmallThenMessageReused_EachCallbackOnce(string endpoint)
+    {
+        // A small zero-copy frame is copied at send; its callback then runs once, either when the
+        // message is next released on this thread (Rebuild, a receive into it, Dispose) or from
+        // the deferred list, whichever comes first, and never a second time.
+        using var context = new Context();
+        using var pull = new Socket(context, SocketType.Pull);
+        using var push = new Socket(context, SocketType.Push);
+        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        pull.SetOption(SocketOption.Linger, 0);
+        push.SetOption(SocketOption.Linger, 0);
+        pull.Bind(endpoint);
+        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        var calls = new int[4];
+        Action<nint> free = data =>
+        {
+            Interlocked.Increment(ref calls[*(byte*)data]);
+            NativeMemory.Free((void*)data);
+        };
+
+        nint Tagged(byte tag)
+        {
+            var memory = (byte*)NativeMemory.Alloc(8);
+            *memory = tag;
+            return (nint)memory;
+        }
+
+        using var rebuilt = new Message(Tagged(0), 8, free);
+        push.Send(rebuilt);
+        rebuilt.Rebuild(3);
+        Assert.Equal(3, rebuilt.Size);
+
+        var receivedInto = new Message(Tagged(1), 8, free);
+        push.Send(receivedInto);
+        push.Send(new byte[] { 9, 9 });
+        Assert.Equal(8, pull.Recv(new byte[8]));
+        Assert.Equal(8, pull.Recv(new byte[8]));
+        Assert.Equal(2, pull.Recv(receivedInto));
+        receivedInto.Dispose();
+
+        using (var disposed = new Message(Tagged(2), 8, free))
+        {
+            push.Send(disposed);
+        }
+
+        // Never released by the caller: only the deferred list can run this one.
+        var kept = new Message(Tagged(3), 8, free);
+        push.Send(kept);
+
+        Assert.True(SpinWait.SpinUntil(() => calls.All(c => Volatile.Read(ref c) >= 1), Deadline), string.Join(",", calls));
+        kept.Dispose();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.All(calls, c => Assert.Equal(1, c));
+        GC.KeepAlive(kept);
+    }
+
+    [Theory]
+    [MemberData(nameof(Endpoints))]
     public void SendPooled_LargeMessages_BuffersReturnToPool(string endpoint)
     {
         var pool = new MessagePool();
