@@ -1,3 +1,5 @@
+using Managed.Zmq.Tests.Support;
+
 namespace Managed.Zmq.Tests.Allocation;
 
 /// <summary>
@@ -36,25 +38,18 @@ internal sealed class SteadyStateRun : IDisposable
     /// <summary>How long one paced receive waits for the sender to get a whole capacity ahead.</summary>
     private static readonly TimeSpan PaceWait = TimeSpan.FromMilliseconds(5);
 
-    private readonly Context _context = new();
+    private readonly PushPullPair _pair;
     private readonly int _queueFill;
 
     public SteadyStateRun(string endpoint)
     {
         _queueFill = endpoint.StartsWith("inproc://", StringComparison.Ordinal) ? InprocQueueFill : StreamQueueFill;
-        Pull = new Socket(_context, SocketType.Pull);
-        Push = new Socket(_context, SocketType.Push);
-        Pull.SetOption(SocketOption.Linger, 0);
-        Push.SetOption(SocketOption.Linger, 0);
-        Pull.SetOption(SocketOption.Rcvtimeo, 10_000);
-        Push.SetOption(SocketOption.Sndtimeo, 10_000);
-        Pull.Bind(endpoint);
-        Push.Connect(Pull.GetOptionString(SocketOption.Last_Endpoint));
+        _pair = new PushPullPair(endpoint);
     }
 
-    public Socket Pull { get; }
+    public Socket Pull => _pair.Pull;
 
-    public Socket Push { get; }
+    public Socket Push => _pair.Push;
 
     /// <summary>Bytes allocated by the sending thread over the measured messages.</summary>
     public long SendAllocated { get; private set; }
@@ -133,10 +128,5 @@ internal sealed class SteadyStateRun : IDisposable
         Assert.Null(senderFailure);
     }
 
-    public void Dispose()
-    {
-        Push.Dispose();
-        Pull.Dispose();
-        _context.Dispose();
-    }
+    public void Dispose() => _pair.Dispose();
 }

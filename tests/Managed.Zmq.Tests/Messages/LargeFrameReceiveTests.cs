@@ -1,3 +1,5 @@
+using Managed.Zmq.Tests.Support;
+
 namespace Managed.Zmq.Tests.Messages;
 
 /// <summary>
@@ -159,33 +161,5 @@ public sealed class LargeFrameReceiveTests
         }
 
         return bytes;
-    }
-
-    /// <summary>A bound PULL and a connected PUSH, both with a receive timeout and no linger.</summary>
-    private sealed class PushPullPair : IDisposable
-    {
-        private readonly Context _context = new();
-
-        public PushPullPair(string endpoint)
-        {
-            Pull = new Socket(_context, SocketType.Pull);
-            Push = new Socket(_context, SocketType.Push);
-            Pull.SetOption(SocketOption.Rcvtimeo, 10_000);
-            Pull.SetOption(SocketOption.Linger, 0);
-            Push.SetOption(SocketOption.Linger, 0);
-            Pull.Bind(endpoint);
-            Push.Connect(Pull.GetOptionString(SocketOption.Last_Endpoint));
-        }
-
-        public Socket Pull { get; }
-
-        public Socket Push { get; }
-
-        public void Dispose()
-        {
-            Push.Dispose();
-            Pull.Dispose();
-            _context.Dispose();
-        }
     }
 }

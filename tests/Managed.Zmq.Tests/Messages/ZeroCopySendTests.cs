@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Messages;
 
@@ -67,14 +68,9 @@ public sealed unsafe class ZeroCopySendTests
         // A small zero-copy frame is copied at send; its callback then runs once, either when the
         // message is next released on this thread (Rebuild, a receive into it, Dispose) or from
         // the deferred list, whichever comes first, and never a second time.
-        using var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull);
-        using var push = new Socket(context, SocketType.Push);
-        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
-        pull.SetOption(SocketOption.Linger, 0);
-        push.SetOption(SocketOption.Linger, 0);
-        pull.Bind(endpoint);
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        using var pair = new PushPullPair(endpoint);
+        var push = pair.Push;
+        var pull = pair.Pull;
         var calls = new int[4];
         Action<nint> free = data =>
         {
