@@ -99,8 +99,8 @@ public sealed unsafe partial class Message
         return true;
     }
 
-    /// <summary>From this size a received frame may have a buffer of its own to take over (the connection's large-frame threshold).</summary>
-    internal const int TakeOverThreshold = 32 * 1024;
+    /// <summary>From this size a received frame may have a buffer of its own to take over: the connection's large-frame threshold.</summary>
+    internal const int TakeOverThreshold = Engine.ZmtpConnection.DirectFrameThreshold;
 
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;
