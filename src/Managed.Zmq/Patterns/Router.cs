@@ -13,6 +13,9 @@ internal sealed class Router : Pattern
     private readonly Dictionary<byte[], Pipe> _byId = new(RoutingIdComparer.Instance);
     private readonly Dictionary<byte[], Pipe>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
 
+    /// <summary>The pipe the last message was routed to, while it is still identified (<see cref="Forget"/> clears it).</summary>
+    private Pipe? _lastDestination;
+
     private readonly GeneratedRoutingIds _generatedIds = new();
 
     /// <summary>Receive: the pipe whose message is being delivered after its id frame went out.</summary>
@@ -90,6 +93,11 @@ internal sealed class Router : Pattern
         {
             _sendPipe = null;
         }
+
+        if (_lastDestination == pipe)
+        {
+            _lastDestination = null;
+        }
     }
 
     public override RecvStatus Recv<TSink>(ref TSink sink)
@@ -132,14 +140,19 @@ internal sealed class Router : Pattern
                 return SendStatus.Sent;
             }
 
-            if (!_lookup.TryGetValue(frame, out var pipe))
+            // Consecutive messages usually go to the same peer: its id is compared before the table is hashed.
+            var pipe = _lastDestination;
+            if ((pipe is null || !frame.SequenceEqual(pipe.RoutingId)) && _lookup.TryGetValue(frame, out pipe))
+            {
+                _lastDestination = pipe;
+            }
+
+            if (pipe is null)
             {
                 if (Socket.Options.RouterMandatory)
                 {
                     return SendStatus.HostUnreachable;
                 }
-
-                pipe = null;
             }
             else if (!pipe.CanWrite)
             {

@@ -214,6 +214,60 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public void Router_SameIdRepeatedOrAlternatedThenPeerReplaced_EachMessageReachesTheCurrentOwner()
+    {
+        // ROUTER remembers the peer it routed to last; that must never outlive the peer.
+        var router = Create(SocketType.Router);
+        router.SetOption(SocketOption.Router_Mandatory, 1);
+        string endpoint = Bind(router);
+        var a = Create(SocketType.Dealer);
+        a.SetOption(SocketOption.Routing_Id, "a");
+        a.Connect(endpoint);
+        var b = Create(SocketType.Dealer);
+        b.SetOption(SocketOption.Routing_Id, "b");
+        b.Connect(endpoint);
+        a.Send("up");
+        b.Send("up");
+        RecvMessage(router);
+        RecvMessage(router);
+
+        foreach (string to in new[] { "a", "a", "b", "a", "b", "b" })
+        {
+            SendMessage(router, to, "to-" + to);
+        }
+
+        Assert.Equal(["to-a", "to-a", "to-a"], Enumerable.Range(0, 3).Select(_ => a.RecvString()).ToArray());
+        Assert.Equal(["to-b", "to-b", "to-b"], Enumerable.Range(0, 3).Select(_ => b.RecvString()).ToArray());
+
+        // "a" goes away: routing to it fails once the ROUTER has seen it go, then a new "a" takes its place.
+        a.Dispose();
+        Support.Eventually.True(
+            () =>
+            {
+                try
+                {
+                    router.Send("a", SendFlags.SendMore);
+                    router.Send("lost");
+                    return false;
+                }
+                catch (ZmqException ex) when (ex.ErrorNumber == ZmqConstants.EHOSTUNREACH)
+                {
+                    return true;
+                }
+            },
+            "the ROUTER notices that peer a is gone");
+        var newA = Create(SocketType.Dealer);
+        newA.SetOption(SocketOption.Routing_Id, "a");
+        newA.Connect(endpoint);
+        newA.Send("up again");
+        Assert.Equal(["a", "up again"], RecvMessage(router));
+
+        SendMessage(router, "a", "to-new-a");
+
+        Assert.Equal("to-new-a", newA.RecvString());
+    }
+
+    [Fact]
     public void Router_MandatoryUnknownId_Ehostunreach()
     {
         var router = Create(SocketType.Router);
