@@ -50,6 +50,53 @@ public sealed class LargeFrameWireTests
         AssertFrame(peer, ZmtpBytes.FlagLong, external);
     }
 
+    [Theory]
+    [InlineData(3)]
+    [InlineData(7)]
+    [InlineData(1000)]
+    [InlineData(70_000)]
+    public void Recv_LargeAndSmallFramesInAnyChunking_EveryMessageIntact(int chunk)
+    {
+        // Large frames are read into buffers of their own and the read after one is kept short; a
+        // peer that splits its bytes anywhere (inside a header, right after one, across frames)
+        // must still give every message whole, whatever receives them.
+        using var context = new Context();
+        using var pull = new Socket(context, SocketType.Pull);
+        pull.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        pull.Bind("tcp://127.0.0.1:*");
+        using var peer = RawPeer.Connect(RawPeer.PortOf(pull.GetOptionString(SocketOption.Last_Endpoint)!));
+        peer.CompleteNullHandshake("PUSH");
+        byte[][] bodies = [Pattern(40_000, 1), Pattern(65_536, 2), Pattern(5, 3), Pattern(65_536, 4), Pattern(33, 5), Pattern(100_000, 6)];
+        var wire = ZmtpBytes.Concat([.. bodies.Select(body => ZmtpBytes.Frame(0, body))]);
+
+        for (int offset = 0; offset < wire.Length; offset += chunk)
+        {
+            peer.Send(wire[offset..Math.Min(wire.Length, offset + chunk)]);
+        }
+
+        using var message = new Message();
+        using var pooled = MessagePool.Shared.Rent(65_536);
+        var span = new byte[100_000];
+        for (int i = 0; i < bodies.Length; i++)
+        {
+            int received = (i % 3) switch
+            {
+                0 => pull.Recv(message),
+                1 when bodies[i].Length == 65_536 => pull.Recv(pooled, 65_536),
+                _ => pull.Recv(span),
+            };
+
+            byte[] got = (i % 3) switch
+            {
+                0 => message.ToArray(),
+                1 when bodies[i].Length == 65_536 => pooled.ToArray(),
+                _ => span[..received],
+            };
+            Assert.Equal(bodies[i], got);
+        }
+    }
+
     private static void AssertFrame(RawPeer peer, byte flags, byte[] body)
     {
         var (actualFlags, actualBody) = peer.ReadFrame();
