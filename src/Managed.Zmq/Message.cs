@@ -556,14 +556,13 @@ public sealed unsafe partial class Message : IDisposable
     }
 
     /// <summary>
-    /// Refills an Owned message in place when its own buffer takes <paramref name="size"/> bytes (the test
-    /// <see cref="EnsureOwnedCapacity"/> applies): the fast path of <see cref="Rebuild(int)"/> and of receives into
-    /// one message, where there is no content to release. Unspecified bytes, More false.
+    /// Refills an Owned message in place when its own buffer takes <paramref name="size"/> bytes: the fast path of
+    /// <see cref="Rebuild(int)"/> and of receives into one message, where there is no content to release.
+    /// Unspecified bytes, More false.
     /// </summary>
     private bool TryReuseOwned(int size)
     {
-        if (_kind != ContentKind.Owned || _pool is not null || size > _ownedCapacity
-            || (_ownedCapacity > MaxRetainedCapacity && size < _ownedCapacity / 4))
+        if (_kind != ContentKind.Owned || _pool is not null || !OwnedBufferFits(size))
         {
             return false;
         }
@@ -579,8 +578,7 @@ public sealed unsafe partial class Message : IDisposable
     private void EnsureOwnedCapacity(int size)
     {
         Debug.Assert(_kind == ContentKind.Owned, "owned buffers back Owned content only");
-        bool reuse = size <= _ownedCapacity && (_ownedCapacity <= MaxRetainedCapacity || size >= _ownedCapacity / 4);
-        if (!reuse)
+        if (!OwnedBufferFits(size))
         {
             FreeOwned();
             if (size > 0)
@@ -592,6 +590,9 @@ public sealed unsafe partial class Message : IDisposable
 
         _data = _owned;
     }
+
+    /// <summary>Whether the owned buffer takes <paramref name="size"/> bytes without being mostly idle (a large one for a small frame).</summary>
+    private bool OwnedBufferFits(int size) => size <= _ownedCapacity && (_ownedCapacity <= MaxRetainedCapacity || size >= _ownedCapacity / 4);
 
     /// <summary>Frees the owned buffer, if any.</summary>
     private void FreeOwned()
