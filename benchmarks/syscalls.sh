@@ -11,6 +11,7 @@
 #   SIZE=64        message size in bytes
 #   SIDES=both     both | libzmq | ours
 #   TIMEOUT=300    seconds before one traced process is killed
+#   PERF_BUFFER=message  our tools' payload mode, as in compare.sh (span: through spans)
 #
 # Each implementation is traced twice, with COUNT messages and with 1 message, and the
 # figure is (calls(COUNT) - calls(1)) / (COUNT - 1) * 1000, so process start-up (the .NET
@@ -28,6 +29,7 @@ RUNS=${RUNS:-3}
 SIZE=${SIZE:-64}
 SIDES=${SIDES:-both}
 TIMEOUT=${TIMEOUT:-300}
+export PERF_BUFFER=${PERF_BUFFER:-message}
 
 # The system calls asked for, plus the epoll waits both implementations really block in.
 SEND_CALLS=(sendto sendmsg write)
