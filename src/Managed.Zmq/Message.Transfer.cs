@@ -19,7 +19,7 @@ public sealed unsafe partial class Message
     internal void ReleaseAfterSend(bool mayWait)
     {
         if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback
-            && Core.DeferredReleases.AddTicketed(callback, (nint)_data, mayWait, out int ticket))
+            && Core.DeferredReleases.Add(callback, (nint)_data, mayWait, out int ticket))
         {
             ReleaseContent();
             _kind = ContentKind.SentExternal;

@@ -60,13 +60,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     /// <param name="ticket">Set when the callback waits in the list: what <see cref="RunNowIfPending"/> takes.</param>
     /// <returns>True with the callback's <paramref name="ticket"/> when it waits in the list, where <see cref="RunNowIfPending"/> can
     /// take it; false when it already ran or went to the thread pool.</returns>
-    public static bool AddTicketed(Action<nint> callback, nint data, bool mayWait, out int ticket) => s_instance.Enqueue(callback, data, mayWait, out ticket);
-
-    /// <summary>As <see cref="AddTicketed"/>, for a callback nobody will ask to run early.</summary>
-    /// <param name="callback">The callback.</param>
-    /// <param name="data">Its argument.</param>
-    /// <param name="mayWait">Whether the caller may wait when the list is full.</param>
-    public static void Add(Action<nint> callback, nint data, bool mayWait = true) => s_instance.Enqueue(callback, data, mayWait, out _);
+    public static bool Add(Action<nint> callback, nint data, bool mayWait, out int ticket) => s_instance.Enqueue(callback, data, mayWait, out ticket);
 
     /// <summary>
     /// Runs the callback queued under <paramref name="ticket"/> on this thread, if no drain has taken it yet: the

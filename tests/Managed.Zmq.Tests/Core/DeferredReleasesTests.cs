@@ -15,7 +15,7 @@ public sealed class DeferredReleasesTests
     {
         int calls = 0;
         int thread = 0;
-        DeferredReleases.Add(
+        Defer(
             data =>
             {
                 Assert.Equal(42, data);
@@ -31,7 +31,7 @@ public sealed class DeferredReleasesTests
     [Fact]
     public void Add_ManyFromSeveralThreadsWhileOthersDrain_EachRunsExactlyOnce()
     {
-        AssertEachRunsOnceWhileDrained((count, index) => DeferredReleases.Add(count, index));
+        AssertEachRunsOnceWhileDrained((count, index) => Defer(count, index));
     }
 
     [Fact]
@@ -41,13 +41,16 @@ public sealed class DeferredReleasesTests
         // writer drains the same list: each callback must run once, whoever gets it.
         AssertEachRunsOnceWhileDrained((count, index) =>
         {
-            if (DeferredReleases.AddTicketed(count, index, mayWait: true, out int ticket) && index % 3 != 0)
+            if (DeferredReleases.Add(count, index, mayWait: true, out int ticket) && index % 3 != 0)
             {
                 DeferredReleases.RunNowIfPending(ticket);
                 DeferredReleases.RunNowIfPending(ticket);
             }
         });
     }
+
+    /// <summary>Defers a callback nobody will ask to run early.</summary>
+    private static void Defer(Action<nint> callback, nint data, bool mayWait = true) => DeferredReleases.Add(callback, data, mayWait, out _);
 
     /// <summary>
     /// Two threads hand 20,000 callbacks each to <paramref name="defer"/> (callback, index) while a third
@@ -87,7 +90,7 @@ public sealed class DeferredReleasesTests
     public void RunNowIfPending_AfterItsDrain_DoesNothing()
     {
         int calls = 0;
-        Assert.True(DeferredReleases.AddTicketed(_ => Interlocked.Increment(ref calls), 7, mayWait: true, out int ticket));
+        Assert.True(DeferredReleases.Add(_ => Interlocked.Increment(ref calls), 7, mayWait: true, out int ticket));
         Assert.True(SpinWait.SpinUntil(
             () =>
             {
@@ -105,8 +108,8 @@ public sealed class DeferredReleasesTests
     public void Add_ThrowingCallback_OthersStillRun()
     {
         int calls = 0;
-        DeferredReleases.Add(_ => throw new InvalidOperationException("boom"), 1);
-        DeferredReleases.Add(_ => Interlocked.Increment(ref calls), 2);
+        Defer(_ => throw new InvalidOperationException("boom"), 1);
+        Defer(_ => Interlocked.Increment(ref calls), 2);
 
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
     }
@@ -119,13 +122,13 @@ public sealed class DeferredReleasesTests
         const int Count = 100_000;
         int calls = 0;
         Action<nint> count = _ => Interlocked.Increment(ref calls);
-        DeferredReleases.Add(count, 0);
+        Defer(count, 0);
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
 
         long before = GC.GetAllocatedBytesForCurrentThread();
         for (int i = 1; i < Count; i++)
         {
-            DeferredReleases.Add(count, i);
+            Defer(count, i);
         }
 
         long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
@@ -144,11 +147,11 @@ public sealed class DeferredReleasesTests
             Interlocked.Increment(ref calls);
             for (int i = 0; i < Count; i++)
             {
-                DeferredReleases.Add(plain, i);
+                Defer(plain, i);
             }
         };
 
-        DeferredReleases.Add(resend, 0);
+        Defer(resend, 0);
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count + 1, Deadline));
     }
 
@@ -162,7 +165,7 @@ public sealed class DeferredReleasesTests
         Action<nint> count = data => Interlocked.Increment(ref counts[data]);
         for (int i = 0; i < Count; i++)
         {
-            DeferredReleases.Add(count, i, mayWait: false);
+            Defer(count, i, mayWait: false);
         }
 
         Assert.True(SpinWait.SpinUntil(() => counts.All(c => Volatile.Read(ref c) >= 1), Deadline));
