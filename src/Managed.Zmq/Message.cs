@@ -144,7 +144,7 @@ public sealed unsafe partial class Message : IDisposable
     }
 
     /// <summary>Initializes a pooled frame over a buffer rented from <paramref name="pool"/>.</summary>
-    internal Message(MessagePool pool, int bucket, nint buffer, int size)
+    internal Message(MessagePool pool, int bucket, nint buffer, int size, ThreadCaches caches)
     {
         Debug.Assert(size <= MessagePool.GetBucketCapacity(bucket), "the bucket must hold the frame");
         _kind = ContentKind.Pooled;
@@ -152,7 +152,7 @@ public sealed unsafe partial class Message : IDisposable
         _bucket = bucket;
         _data = (byte*)buffer;
         _size = size;
-        _guard = MessageGuard.Watch(this);
+        _guard = MessageGuard.Watch(this, caches);
     }
 
     /// <summary>
@@ -483,9 +483,10 @@ public sealed unsafe partial class Message : IDisposable
 
         // Marked first so a throwing pool or callback path can never release twice.
         _disposed = true;
-        ReleaseContent();
+        ThreadCaches caches = ThreadCaches.Current;
+        ReleaseContent(caches: caches);
         FreeOwned();
-        _guard?.Release();
+        _guard?.Release(caches);
         _guard = null;
     }
 
@@ -502,7 +503,9 @@ public sealed unsafe partial class Message : IDisposable
     /// Releases the current content and leaves an empty Owned frame with More false. The owned buffer is kept for
     /// reuse when <paramref name="retainOwned"/> is set (the caller refills it at once) or when it is small.
     /// </summary>
-    private void ReleaseContent(bool retainOwned = false)
+    /// <param name="retainOwned">Keep the owned buffer whatever its size.</param>
+    /// <param name="caches">The calling thread's caches when the caller has them at hand; looked up when needed otherwise.</param>
+    private void ReleaseContent(bool retainOwned = false, ThreadCaches? caches = null)
     {
         if (_kind == ContentKind.Owned && _pool is null)
         {
@@ -527,7 +530,7 @@ public sealed unsafe partial class Message : IDisposable
             case ContentKind.Lent:
                 MessagePool pool = _pool!;
                 _pool = null;
-                pool.ReturnBuffer(_bucket, (nint)_data);
+                pool.ReturnBuffer(_bucket, (nint)_data, caches ?? ThreadCaches.Current);
                 break;
             case ContentKind.SentExternal:
                 Core.DeferredReleases.RunNowIfPending(_bucket);

@@ -34,14 +34,10 @@ public sealed class MessagePool
     /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
     internal const int MaxBucketSize = 4 * 1024 * 1024;
 
-    /// <summary>Source of the ids that index <see cref="t_caches"/>.</summary>
+    /// <summary>Source of the ids that index <see cref="ThreadCaches.Pools"/>.</summary>
     private static int s_nextId = -1;
 
-    /// <summary>This thread's level-1 caches, indexed by pool id (null where this thread never used that pool).</summary>
-    [ThreadStatic]
-    private static MessagePoolThreadCache?[]? t_caches;
-
-    /// <summary>Index of this pool in every thread's <see cref="t_caches"/>.</summary>
+    /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>.</summary>
     private readonly int _id;
 
     /// <summary>Level 2, one bucket per size class.</summary>
@@ -287,11 +283,14 @@ public sealed class MessagePool
     internal PoolLeakTracker? LeakTracker { get; set; }
 
     /// <summary>Takes back a buffer of bucket <paramref name="index"/> from a message that is done with it.</summary>
-    internal void ReturnBuffer(int index, nint buffer)
+    internal void ReturnBuffer(int index, nint buffer) => ReturnBuffer(index, buffer, ThreadCaches.Current);
+
+    /// <summary>Takes back a buffer of bucket <paramref name="index"/>; <paramref name="caches"/> are the calling thread's.</summary>
+    internal void ReturnBuffer(int index, nint buffer, ThreadCaches caches)
     {
         LeakTracker?.Returned(buffer);
         Interlocked.Increment(ref _returns);
-        if (GetOrCreateThreadCache().TryPush(index, buffer) || _buckets[index].TryPush(buffer))
+        if (GetOrCreateThreadCache(caches).TryPush(index, buffer) || _buckets[index].TryPush(buffer))
         {
             return;
         }
@@ -326,13 +325,13 @@ public sealed class MessagePool
 
     /// <summary>
     /// A pooled buffer of at least <paramref name="size"/> bytes (at most 4 MiB) without a Message
-    /// around it, for the socket's own copies of large span sends; returned through <see cref="ReturnBuffer"/>.
+    /// around it, for the socket's own copies of large span sends; returned through <see cref="ReturnBuffer(int, nint)"/>.
     /// </summary>
     internal nint RentBuffer(int size, out int bucket)
     {
         Interlocked.Increment(ref _rents);
         bucket = GetBucketIndex(size);
-        if (GetOrCreateThreadCache().TryPop(bucket, out nint buffer) || _buckets[bucket].TryPop(out buffer))
+        if (GetOrCreateThreadCache(ThreadCaches.Current).TryPop(bucket, out nint buffer) || _buckets[bucket].TryPop(out buffer))
         {
             Interlocked.Increment(ref _hits);
         }
@@ -357,7 +356,8 @@ public sealed class MessagePool
 
         int index = GetBucketIndex(size);
         nint buffer;
-        if (GetOrCreateThreadCache().TryPop(index, out buffer) || _buckets[index].TryPop(out buffer))
+        ThreadCaches caches = ThreadCaches.Current;
+        if (GetOrCreateThreadCache(caches).TryPop(index, out buffer) || _buckets[index].TryPop(out buffer))
         {
             Interlocked.Increment(ref _hits);
         }
@@ -368,30 +368,34 @@ public sealed class MessagePool
         }
 
         LeakTracker?.Rented(buffer);
-        return new Message(this, index, buffer, size);
+        return new Message(this, index, buffer, size, caches);
     }
 
     private MessagePoolThreadCache? TryGetThreadCache()
     {
-        MessagePoolThreadCache?[]? caches = t_caches;
-        return caches is not null && (uint)_id < (uint)caches.Length ? caches[_id] : null;
+        MessagePoolThreadCache?[]? pools = ThreadCaches.CurrentIfCreated?.Pools;
+        return pools is not null && (uint)_id < (uint)pools.Length ? pools[_id] : null;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private MessagePoolThreadCache GetOrCreateThreadCache() => TryGetThreadCache() ?? CreateThreadCache();
+    private MessagePoolThreadCache GetOrCreateThreadCache(ThreadCaches caches)
+    {
+        MessagePoolThreadCache?[] pools = caches.Pools;
+        return (uint)_id < (uint)pools.Length && pools[_id] is { } cache ? cache : CreateThreadCache(caches);
+    }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private MessagePoolThreadCache CreateThreadCache()
+    private MessagePoolThreadCache CreateThreadCache(ThreadCaches caches)
     {
-        MessagePoolThreadCache?[]? caches = t_caches;
-        if (caches is null || caches.Length <= _id)
+        MessagePoolThreadCache?[] pools = caches.Pools;
+        if (pools.Length <= _id)
         {
-            Array.Resize(ref caches, Math.Max(_id + 1, (caches?.Length ?? 0) * 2));
-            t_caches = caches;
+            Array.Resize(ref pools, Math.Max(_id + 1, pools.Length * 2));
+            caches.Pools = pools;
         }
 
         var cache = new MessagePoolThreadCache();
-        caches[_id] = cache;
+        pools[_id] = cache;
         return cache;
     }
 }

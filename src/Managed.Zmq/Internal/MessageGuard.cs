@@ -17,14 +17,8 @@ namespace Managed.Zmq.Internal;
 /// </remarks>
 internal sealed class MessageGuard
 {
-    /// <summary>Guards kept per thread for reuse; enough for the messages a thread has open at once in a send loop.</summary>
-    private const int CacheSize = 32;
-
-    [ThreadStatic]
-    private static MessageGuard?[]? t_cache;
-
-    [ThreadStatic]
-    private static int t_cached;
+    /// <summary>Guards kept per thread for reuse (<see cref="ThreadCaches.Guards"/>); enough for the messages a thread has open at once in a send loop.</summary>
+    public const int CacheSize = 32;
 
     private Message? _message;
 
@@ -35,15 +29,20 @@ internal sealed class MessageGuard
     ~MessageGuard() => _message?.ReleaseLostContent();
 
     /// <summary>A guard watching <paramref name="message"/>, reused when one is cached on this thread.</summary>
-    public static MessageGuard Watch(Message message)
+    public static MessageGuard Watch(Message message) => Watch(message, ThreadCaches.Current);
+
+    /// <summary>A guard watching <paramref name="message"/>, reused when one is cached in <paramref name="caches"/> (the calling thread's).</summary>
+    public static MessageGuard Watch(Message message, ThreadCaches caches)
     {
-        var cache = t_cache;
         MessageGuard guard;
-        if (cache is not null && t_cached > 0)
+        int count = caches.GuardCount;
+        var cache = caches.Guards;
+        if (count > 0 && (uint)(count - 1) < (uint)cache.Length)
         {
-            int index = --t_cached;
-            guard = cache[index]!;
-            cache[index] = null;
+            count--;
+            guard = cache[count]!;
+            cache[count] = null;
+            caches.GuardCount = count;
         }
         else
         {
@@ -54,14 +53,19 @@ internal sealed class MessageGuard
         return guard;
     }
 
-    /// <summary>Stops watching (the message released its content itself) and keeps the guard for reuse.</summary>
-    public void Release()
+    /// <summary>
+    /// Stops watching (the message released its content itself) and keeps the guard for reuse in
+    /// <paramref name="caches"/>, the calling thread's.
+    /// </summary>
+    public void Release(ThreadCaches caches)
     {
         _message = null;
-        var cache = t_cache ??= new MessageGuard?[CacheSize];
-        if (t_cached < CacheSize)
+        int count = caches.GuardCount;
+        var cache = caches.Guards;
+        if ((uint)count < (uint)cache.Length)
         {
-            cache[t_cached++] = this;
+            cache[count] = this;
+            caches.GuardCount = count + 1;
         }
 
         // A guard beyond the cache watches nothing: its finalizer runs once and finds no message.
