@@ -11,17 +11,22 @@ public sealed unsafe partial class Message
     /// <summary>
     /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
     /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable. A zero-copy
-    /// callback is handed to <see cref="Core.DeferredReleases"/>: it must never run inside Send on the caller's thread.
-    /// The message keeps its ticket (<see cref="ContentKind.SentExternal"/>), so that releasing it later on this
-    /// thread (Dispose, usually right after the send) runs the callback here if no drain has yet.
+    /// callback must never run inside Send on the caller's thread: it waits in this thread's
+    /// <see cref="Core.PendingReleaseRing"/>, and the message keeps its ticket (<see cref="ContentKind.SentExternal"/>),
+    /// so that releasing it later on this thread (Dispose, usually right after the send) runs it here.
     /// </summary>
     /// <param name="mayWait">False for a DontWait or asynchronous send, which must not block even when the callbacks pile up.</param>
     internal void ReleaseAfterSend(bool mayWait)
     {
-        if (_kind == ContentKind.External && Interlocked.Exchange(ref _freeCallback, null) is { } callback
-            && Core.DeferredReleases.Add(callback, (nint)_data, mayWait, out int ticket))
+        // A plain read and clear: a Message is used by one thread at a time, and the guard's finalizer cannot run
+        // while this method holds the message.
+        if (_kind == ContentKind.External && _freeCallback is { } callback)
         {
-            ReleaseContent();
+            _freeCallback = null;
+            ThreadCaches caches = ThreadCaches.Current;
+            var ring = caches.ReleaseRing ??= Core.PendingReleaseRing.CreateForCurrentThread();
+            int ticket = ring.Add(callback, (nint)_data, mayWait);
+            ReleaseContent(caches: caches);
             _kind = ContentKind.SentExternal;
             _bucket = ticket;
             return;

@@ -201,9 +201,9 @@ public sealed unsafe partial class Message : IDisposable
         Lent,
 
         /// <summary>
-        /// Empty, like Owned; the zero-copy content it held was copied by a send and its free callback waits in
-        /// <see cref="Core.DeferredReleases"/> under ticket <see cref="_bucket"/>. Releasing the message runs it on
-        /// this thread if no drain has run it yet.
+        /// Empty, like Owned; the zero-copy content it held was copied by a send and its free callback waits in the
+        /// sending thread's <see cref="Core.PendingReleaseRing"/> under ticket <see cref="_bucket"/>. Releasing the
+        /// message on that thread runs it there, unless the ring's timer has run it already.
         /// </summary>
         SentExternal,
     }
@@ -533,7 +533,7 @@ public sealed unsafe partial class Message : IDisposable
                 pool.ReturnBuffer(_bucket, (nint)_data, caches ?? ThreadCaches.Current);
                 break;
             case ContentKind.SentExternal:
-                Core.DeferredReleases.RunNowIfPending(_bucket);
+                (caches ?? ThreadCaches.Current).ReleaseRing?.RunNowIfPending(_bucket);
                 break;
             default:
                 if (_pool is not null)

@@ -4,6 +4,8 @@ namespace Managed.Zmq.Core;
 /// Runs zero-copy free callbacks off the sender's thread, in batches, where a thread is awake anyway.
 /// </summary>
 /// <remarks>
+/// <para>Callbacks come here from a thread's <see cref="PendingReleaseRing"/> when it is full: messages
+/// sent and not yet released, many of them. A released message runs its callback from the ring.</para>
 /// <para>A small zero-copy frame is copied into the queue like any other small frame, so its memory
 /// is free as soon as Send has copied it; but the callback must not run inside Send on the caller's
 /// thread (issue #4). One thread-pool dispatch per message cost more than the copy saved (a wake-up
@@ -42,8 +44,6 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     private Entry[] _running = new Entry[Capacity];
     private int _count;
 
-    /// <summary>The ticket of <c>_pending[0]</c>: the entry at index i has ticket <c>_firstTicket + i</c>.</summary>
-    private int _firstTicket;
     private int _waitingSenders;
     private bool _timerArmed;
     private bool _dispatched;
@@ -57,23 +57,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
     /// <param name="callback">The zero-copy message's free callback.</param>
     /// <param name="data">Its argument: the message's memory.</param>
     /// <param name="mayWait">Whether the caller may wait when the list is full (a blocking send); otherwise the callback goes to the thread pool.</param>
-    /// <param name="ticket">Set when the callback waits in the list: what <see cref="RunNowIfPending"/> takes.</param>
-    /// <returns>True with the callback's <paramref name="ticket"/> when it waits in the list, where <see cref="RunNowIfPending"/> can
-    /// take it; false when it already ran or went to the thread pool.</returns>
-    public static bool Add(Action<nint> callback, nint data, bool mayWait, out int ticket) => s_instance.Enqueue(callback, data, mayWait, out ticket);
-
-    /// <summary>
-    /// Runs the callback queued under <paramref name="ticket"/> on this thread, if no drain has taken it yet: the
-    /// message it came from is being released (Dispose, Rebuild, a receive into it) on the thread that sent it, which
-    /// is usually the thread that allocated the memory, so the memory goes back where it came from. Otherwise the
-    /// drain runs it, or already did; either way it runs exactly once.
-    /// </summary>
-    /// <remarks>
-    /// Tickets are ints and wrap: a message holding a ticket across four billion later deferrals could take another
-    /// message's entry. Every entry in the list belongs to a send that has already copied its bytes, so running one
-    /// early is still after its memory stopped being needed, and still exactly once.
-    /// </remarks>
-    public static void RunNowIfPending(int ticket) => s_instance.TakeAndRun(ticket);
+    public static void Add(Action<nint> callback, nint data, bool mayWait) => s_instance.Enqueue(callback, data, mayWait);
 
     /// <summary>True while callbacks wait to run.</summary>
     public static bool HasPending => Volatile.Read(ref s_instance._count) != 0;
@@ -87,10 +71,8 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         }
     }
 
-    private bool Enqueue(Action<nint> callback, nint data, bool mayWait, out int ticket)
+    private void Enqueue(Action<nint> callback, nint data, bool mayWait)
     {
-        ticket = 0;
-        bool queued = false;
         bool runHere = false;
         bool toThreadPool = false;
         bool arm = false;
@@ -111,8 +93,6 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             {
                 WaitForRoom();
                 _pending[_count] = new Entry(callback, data);
-                ticket = unchecked(_firstTicket + _count);
-                queued = true;
                 Volatile.Write(ref _count, _count + 1);
                 arm = !_timerArmed;
                 _timerArmed = true;
@@ -140,27 +120,6 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         {
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         }
-
-        return queued;
-    }
-
-    private void TakeAndRun(int ticket)
-    {
-        Entry entry;
-        lock (_lock)
-        {
-            int index = unchecked(ticket - _firstTicket);
-            if ((uint)index >= (uint)_count || _pending[index].Callback is null)
-            {
-                // A drain took it (it is running or ran), or this thread already did.
-                return;
-            }
-
-            entry = _pending[index];
-            _pending[index] = default;
-        }
-
-        RunOne(entry.Callback, entry.Data);
     }
 
     /// <summary>Under the lock: while the list is full, makes sure a drain is on its way and waits for it.</summary>
@@ -225,7 +184,6 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
                 count = _count;
                 _pending = _running;
                 _running = null!;
-                _firstTicket = unchecked(_firstTicket + count);
                 Volatile.Write(ref _count, 0);
                 if (_waitingSenders != 0)
                 {
@@ -236,12 +194,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             t_draining = true;
             for (int i = 0; i < count; i++)
             {
-                // Null where the sending thread ran it first (RunNowIfPending).
-                if (batch[i].Callback is { } callback)
-                {
-                    RunOne(callback, batch[i].Data);
-                }
-
+                RunOne(batch[i].Callback, batch[i].Data);
                 batch[i] = default;
             }
 

@@ -3,8 +3,8 @@ using System.Runtime.CompilerServices;
 namespace Managed.Zmq.Internal;
 
 /// <summary>
-/// Everything a thread keeps for itself on the message hot path (reusable <see cref="MessageGuard"/>s and its
-/// level-1 <see cref="MessagePool"/> caches), behind one thread-static field.
+/// Everything a thread keeps for itself on the message hot path (reusable <see cref="MessageGuard"/>s, its
+/// level-1 <see cref="MessagePool"/> caches and its deferred zero-copy callbacks), behind one thread-static field.
 /// </summary>
 /// <remarks>
 /// Reading a thread-static field is not free here: the runtime lives in a shared library, so every read calls
@@ -25,6 +25,9 @@ internal sealed class ThreadCaches
 
     /// <summary>This thread's level-1 pool caches, indexed by pool id (null where this thread never used that pool).</summary>
     public MessagePoolThreadCache?[] Pools = [];
+
+    /// <summary>Zero-copy callbacks this thread's sends deferred (null until its first small zero-copy send).</summary>
+    public Core.PendingReleaseRing? ReleaseRing;
 
     /// <summary>The calling thread's caches.</summary>
     public static ThreadCaches Current

@@ -34,23 +34,7 @@ public sealed class DeferredReleasesTests
         AssertEachRunsOnceWhileDrained((count, index) => Defer(count, index));
     }
 
-    [Fact]
-    public void RunNowIfPending_RacingDrainsFromSeveralThreads_EachRunsExactlyOnce()
-    {
-        // Senders that release their messages right after sending take their own tickets back while a
-        // writer drains the same list: each callback must run once, whoever gets it.
-        AssertEachRunsOnceWhileDrained((count, index) =>
-        {
-            if (DeferredReleases.Add(count, index, mayWait: true, out int ticket) && index % 3 != 0)
-            {
-                DeferredReleases.RunNowIfPending(ticket);
-                DeferredReleases.RunNowIfPending(ticket);
-            }
-        });
-    }
-
-    /// <summary>Defers a callback nobody will ask to run early.</summary>
-    private static void Defer(Action<nint> callback, nint data, bool mayWait = true) => DeferredReleases.Add(callback, data, mayWait, out _);
+    private static void Defer(Action<nint> callback, nint data, bool mayWait = true) => DeferredReleases.Add(callback, data, mayWait);
 
     /// <summary>
     /// Two threads hand 20,000 callbacks each to <paramref name="defer"/> (callback, index) while a third
@@ -84,24 +68,6 @@ public sealed class DeferredReleasesTests
         Assert.True(drainer.Join(Deadline));
         DeferredReleases.RunPending();
         Assert.All(counts, c => Assert.Equal(1, c));
-    }
-
-    [Fact]
-    public void RunNowIfPending_AfterItsDrain_DoesNothing()
-    {
-        int calls = 0;
-        Assert.True(DeferredReleases.Add(_ => Interlocked.Increment(ref calls), 7, mayWait: true, out int ticket));
-        Assert.True(SpinWait.SpinUntil(
-            () =>
-            {
-                DeferredReleases.RunPending();
-                return Volatile.Read(ref calls) == 1;
-            },
-            Deadline));
-
-        DeferredReleases.RunNowIfPending(ticket);
-
-        Assert.Equal(1, Volatile.Read(ref calls));
     }
 
     [Fact]

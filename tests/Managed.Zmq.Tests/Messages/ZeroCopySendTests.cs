@@ -109,6 +109,7 @@ public sealed unsafe class ZeroCopySendTests
 
         Assert.True(SpinWait.SpinUntil(() => calls.All(c => Volatile.Read(ref c) >= 1), Deadline), string.Join(",", calls));
         kept.Dispose();
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
         Managed.Zmq.Core.DeferredReleases.RunPending();
         Assert.All(calls, c => Assert.Equal(1, c));
         GC.KeepAlive(kept);
