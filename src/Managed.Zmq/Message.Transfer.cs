@@ -32,6 +32,13 @@ public sealed unsafe partial class Message
             return;
         }
 
+        if (_kind == ContentKind.SentExternal)
+        {
+            // The empty message sent again: releasing it here would run the earlier callback inside this Send.
+            _more = false;
+            return;
+        }
+
         ReleaseContent();
     }
 

@@ -50,7 +50,11 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
     private DeferredReleases()
     {
-        _timer = new Timer(static state => ((DeferredReleases)state!).OnTimer(), this, Timeout.Infinite, Timeout.Infinite);
+        // A process-wide timer must not capture the ExecutionContext of whichever caller happened to create it.
+        using (ExecutionContext.SuppressFlow())
+        {
+            _timer = new Timer(static state => ((DeferredReleases)state!).OnTimer(), this, Timeout.Infinite, Timeout.Infinite);
+        }
     }
 
     /// <summary>Runs <paramref name="callback"/>(<paramref name="data"/>) soon, on an I/O or thread-pool thread.</summary>

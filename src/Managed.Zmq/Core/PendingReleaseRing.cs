@@ -14,7 +14,7 @@ namespace Managed.Zmq.Core;
 /// <para>So each thread owns a ring. Adding an entry takes plain stores only: the ring belongs to the thread.
 /// Taking one back costs one compare-and-swap, because the timer may be taking the same entry: whoever moves the
 /// slot from Pending to Claimed runs the callback, so it runs exactly once. The timer ticks every millisecond
-/// while entries may be waiting and runs every entry it finds; a callback of a message that is never released
+/// while entries may be waiting (and for <see cref="EmptyTicksBeforeStop"/> ticks after) and runs every entry it finds; a callback of a message that is never released
 /// therefore waits about a millisecond, as before. When the ring is full, its oldest waiting entry moves to the
 /// shared list, which is bounded and drains on its own, so memory never grows with unreleased messages.</para>
 /// <para>Tickets are per ring and start at a distinct base for each ring. A message released on another thread
@@ -29,16 +29,21 @@ internal sealed class PendingReleaseRing
 
     private const int TickMs = 1;
 
+    /// <summary>Empty ticks in a row before the timer stops: steady send-and-dispose traffic leaves every tick empty,
+    /// and stopping and restarting each time would cost a process-wide barrier and a lock per millisecond.</summary>
+    private const int EmptyTicksBeforeStop = 50;
+
     private const int Free = 0;
     private const int Pending = 1;
     private const int Claimed = 2;
 
     private static readonly object s_lock = new();
-    private static readonly Timer s_timer = new(static _ => OnTick(), null, Timeout.Infinite, Timeout.Infinite);
+    private static readonly Timer s_timer = CreateTimer();
     private static PendingReleaseRing[] s_rings = [];
     private static int s_nextBase;
     private static int s_armed;
     private static int s_ticking;
+    private static int s_emptyTicks;
 
     private readonly Slot[] _slots = new Slot[Capacity];
     private readonly Thread _owner;
@@ -78,9 +83,11 @@ internal sealed class PendingReleaseRing
     {
         int ticket = _nextTicket;
         ref Slot slot = ref _slots[ticket & (Capacity - 1)];
+        Action<nint>? oldest = null;
+        nint oldestData = 0;
         if (Volatile.Read(ref slot.State) != Free)
         {
-            MakeRoom(ref slot, mayWait);
+            TakeOldest(ref slot, out oldest, out oldestData);
         }
 
         slot.Callback = callback;
@@ -93,6 +100,13 @@ internal sealed class PendingReleaseRing
         if (Volatile.Read(ref s_armed) == 0)
         {
             Arm();
+        }
+
+        if (oldest is not null)
+        {
+            // Only now that this ring is consistent again: the shared list may run the callback right here (a drain
+            // thread whose callbacks send), and that callback may add to this ring.
+            HandToSharedList(oldest, oldestData, mayWait);
         }
 
         return ticket;
@@ -155,22 +169,39 @@ internal sealed class PendingReleaseRing
     /// <summary>Tests: whether the timer still looks at <paramref name="ring"/>.</summary>
     internal static bool IsRegistered(PendingReleaseRing ring) => Array.IndexOf(Volatile.Read(ref s_rings), ring) >= 0;
 
-    /// <summary>The slot the owner is about to reuse is not free: frees it without blocking on the timer for long.</summary>
-    private static void MakeRoom(ref Slot slot, bool mayWait)
+    /// <summary>
+    /// The slot the owner is about to reuse is not free. Pending: the oldest entry's message has not been released
+    /// and the timer has not run yet; it comes out, for the shared list. Claimed: the timer is copying the entry
+    /// out, which takes a few instructions.
+    /// </summary>
+    private static void TakeOldest(ref Slot slot, out Action<nint>? callback, out nint data)
     {
-        // Pending: the oldest entry's message has not been released and the timer has not run yet. The shared list
-        // takes it over, bounded, and drains it on its own.
-        if (TryClaim(ref slot, out var callback, out nint data))
+        if (TryClaim(ref slot, out var claimed, out data))
         {
-            DeferredReleases.Add(callback, data, mayWait);
+            callback = claimed;
             return;
         }
 
-        // Claimed: the timer is copying the entry out, which takes a few instructions.
+        callback = null;
         var spinner = default(SpinWait);
         while (Volatile.Read(ref slot.State) != Free)
         {
             spinner.SpinOnce();
+        }
+    }
+
+    private static void HandToSharedList(Action<nint> callback, nint data, bool mayWait)
+    {
+        try
+        {
+            // Bounded, drains on its own; a blocking sender may wait there while it is full.
+            DeferredReleases.Add(callback, data, mayWait);
+        }
+        catch
+        {
+            // Interrupted while waiting for room: the callback must still run once.
+            ThreadPool.UnsafeQueueUserWorkItem(static entry => RunOne(entry.Callback, entry.Data), (Callback: callback, Data: data), preferLocal: false);
+            throw;
         }
     }
 
@@ -214,6 +245,15 @@ internal sealed class PendingReleaseRing
         }
     }
 
+    private static Timer CreateTimer()
+    {
+        // The timer outlives whichever caller first sends: it must not capture that caller's ExecutionContext.
+        using (ExecutionContext.SuppressFlow())
+        {
+            return new Timer(static _ => OnTick(), null, Timeout.Infinite, Timeout.Infinite);
+        }
+    }
+
     private static void OnTick()
     {
         if (Interlocked.Exchange(ref s_ticking, 1) != 0)
@@ -226,8 +266,16 @@ internal sealed class PendingReleaseRing
         {
             if (RunAllPending())
             {
+                s_emptyTicks = 0;
                 return;
             }
+
+            if (++s_emptyTicks < EmptyTicksBeforeStop)
+            {
+                return;
+            }
+
+            s_emptyTicks = 0;
 
             // Nothing waited: stop ticking. An owner that added an entry just now may have read s_armed as 1 before
             // this write reached it; the process-wide barrier makes every such entry visible to the scan below, and

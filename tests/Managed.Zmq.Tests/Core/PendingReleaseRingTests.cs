@@ -17,12 +17,10 @@ public sealed class PendingReleaseRingTests
         {
             var ring = PendingReleaseRing.CreateForCurrentThread();
             int calls = 0;
-            int thread = 0;
             int ticket = ring.Add(
                 data =>
                 {
                     Assert.Equal(42, data);
-                    thread = Environment.CurrentManagedThreadId;
                     Interlocked.Increment(ref calls);
                 },
                 42,
@@ -42,15 +40,15 @@ public sealed class PendingReleaseRingTests
     public void Add_NeverReleased_TheTimerRunsItOnAnotherThread()
     {
         int calls = 0;
-        int thread = 0;
-        int owner = 0;
+        Thread? thread = null;
+        Thread? owner = null;
         RunOnNewThread(() =>
         {
-            owner = Environment.CurrentManagedThreadId;
+            owner = Thread.CurrentThread;
             PendingReleaseRing.CreateForCurrentThread().Add(
                 _ =>
                 {
-                    Volatile.Write(ref thread, Environment.CurrentManagedThreadId);
+                    Volatile.Write(ref thread, Thread.CurrentThread);
                     Interlocked.Increment(ref calls);
                 },
                 7,
@@ -58,7 +56,7 @@ public sealed class PendingReleaseRingTests
         });
 
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
-        Assert.NotEqual(owner, Volatile.Read(ref thread));
+        Assert.False(ReferenceEquals(owner, Volatile.Read(ref thread)));
     }
 
     [Fact]
@@ -95,6 +93,7 @@ public sealed class PendingReleaseRingTests
             while (!stop.IsCancellationRequested)
             {
                 PendingReleaseRing.RunAllPending();
+                Thread.Yield();
             }
         });
         drainer.Start();
@@ -126,13 +125,13 @@ public sealed class PendingReleaseRingTests
     public void RunNowIfPending_TicketOfAnotherThreadsRing_LeavesItToTheTimer()
     {
         int calls = 0;
-        int thread = 0;
+        Thread? thread = null;
         int ticket = 0;
-        int releaser = 0;
+        Thread? releaser = null;
         RunOnNewThread(() => ticket = PendingReleaseRing.CreateForCurrentThread().Add(
             _ =>
             {
-                Volatile.Write(ref thread, Environment.CurrentManagedThreadId);
+                Volatile.Write(ref thread, Thread.CurrentThread);
                 Interlocked.Increment(ref calls);
             },
             1,
@@ -141,12 +140,12 @@ public sealed class PendingReleaseRingTests
         RunOnNewThread(() =>
         {
             // A message sent on one thread and disposed on another: the other thread's ring has no such entry.
-            releaser = Environment.CurrentManagedThreadId;
+            releaser = Thread.CurrentThread;
             PendingReleaseRing.CreateForCurrentThread().RunNowIfPending(ticket);
         });
 
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
-        Assert.NotEqual(releaser, Volatile.Read(ref thread));
+        Assert.False(ReferenceEquals(releaser, Volatile.Read(ref thread)));
         PendingReleaseRing.RunAllPending();
         Assert.Equal(1, Volatile.Read(ref calls));
     }

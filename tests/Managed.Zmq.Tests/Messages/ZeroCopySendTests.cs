@@ -63,6 +63,37 @@ public sealed unsafe class ZeroCopySendTests
 
     [Theory]
     [MemberData(nameof(Endpoints))]
+    public void SendZeroCopy_SentMessageSentAgainEmpty_CallbackNotRunInsideTheSecondSend(string endpoint)
+    {
+        // After a send the message is empty but usable; sending it again (a 0-byte frame) must not release the
+        // first content there, which would run its callback inside Send on this thread.
+        using var pair = new PushPullPair(endpoint);
+        bool insideSend = false;
+        bool calledInsideSend = false;
+        int calls = 0;
+        var sender = Thread.CurrentThread;
+        var memory = (nint)NativeMemory.Alloc(8);
+        using (var message = new Message(memory, 8, data =>
+        {
+            calledInsideSend |= Volatile.Read(ref insideSend) && ReferenceEquals(Thread.CurrentThread, sender);
+            NativeMemory.Free((void*)data);
+            Interlocked.Increment(ref calls);
+        }))
+        {
+            pair.Push.Send(message);
+            Volatile.Write(ref insideSend, true);
+            Assert.Equal(0, pair.Push.Send(message));
+            Volatile.Write(ref insideSend, false);
+        }
+
+        Assert.Equal(8, pair.Pull.Recv(new byte[8]));
+        Assert.Equal(0, pair.Pull.Recv(new byte[8]));
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline));
+        Assert.False(calledInsideSend);
+    }
+
+    [Theory]
+    [MemberData(nameof(Endpoints))]
     public void SendZeroCopy_SmallThenMessageReused_EachCallbackOnce(string endpoint)
     {
         // A small zero-copy frame is copied at send; its callback then runs once, either when the
