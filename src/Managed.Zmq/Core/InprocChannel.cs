@@ -1,22 +1,25 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Threading.Channels;
 
 namespace Managed.Zmq.Core;
 
 /// <summary>
-/// One direction of an inproc link: a <see cref="Channel{T}"/> of <see cref="InprocFrame"/>s from
-/// one socket's pipe to its peer's. No ZMTP and no engine: the sending socket's thread writes,
-/// the receiving socket's thread reads, and each side wakes the other through its SocketSignal.
+/// One direction of an inproc link, from one socket's pipe to its peer's. No ZMTP and no engine: the sending socket's
+/// thread writes, the receiving socket's thread reads, and each side wakes the other through its SocketSignal.
 /// </summary>
 /// <remarks>
-/// <para>A large or zero-copy Message travels as its own memory (the frame owns a reference);
-/// smaller frames are copied once, from the caller's span, into chunks the sender fills in order
-/// and the receiver hands back once it has read past them, so a busy link cycles between a few
-/// buffers instead of renting one per message.</para>
-/// <para>Messages are atomic (RFC 23 §Messages): the frames of a multipart message are staged on
-/// the sending side and written together with the last one, and the receiver starts a message
-/// only once it is committed. HWM is counted in whole messages, as libzmq does; SUBSCRIBE and
-/// CANCEL commands (XPUB/XSUB) travel in order with the messages but do not count.</para>
+/// <para>Small frames are copied once, from the caller's span, into chunks the sender fills in order, each frame
+/// behind an 8-byte header of our own (length, flags); the receiver reads them in place and hands a chunk back once
+/// it has read past it, so a busy link cycles between a few buffers. Only whole chunks go through a
+/// <see cref="Channel{T}"/>, not each frame: a channel write per frame took a lock and a queue slot per message,
+/// and the cache lines of both travelled between the two threads every time. A large or zero-copy Message travels
+/// as its own memory: its header in the chunk says so, and the reference goes through a second channel.</para>
+/// <para>Messages are atomic (RFC 23 §Messages): the receiver reads only whole committed units (messages and
+/// commands), counted after their last frame is written, so it never parses a header the sender is still writing.
+/// Chunks and payloads a unit begins are handed over when it commits, so an unfinished message can be taken back.
+/// HWM is counted in whole messages, as libzmq does; SUBSCRIBE and CANCEL commands (XPUB/XSUB) travel in order with
+/// the messages but do not count.</para>
 /// </remarks>
 internal sealed class InprocChannel
 {
@@ -29,28 +32,49 @@ internal sealed class InprocChannel
     /// <summary>Chunks above this size (a single large frame) are not kept as spares.</summary>
     private const int MaxSpareChunkSize = 4 * 1024 * 1024;
 
-    /// <remarks>
-    /// Not declared single-reader although it is: the single-consumer channel locks the very object
-    /// whose fields its reader reads on every frame, and on 2 vCPUs it moved 5.0-5.4 M msg/s of
-    /// 64 B against 5.9-6.2 M for the general unbounded channel (inproc_thr).
-    /// </remarks>
-    private readonly Channel<InprocFrame> _frames = Channel.CreateUnbounded<InprocFrame>(
+    /// <summary>A frame's header in a chunk: its length, then its flags, 32 bits each.</summary>
+    private const int HeaderSize = 8;
+
+    private const int MoreFlag = 1;
+    private const int CommandFlag = 2;
+
+    /// <summary>The frame's bytes are the next <see cref="_payloads"/> entry's, not in the chunk.</summary>
+    private const int PayloadFlag = 4;
+
+    /// <summary>Nothing more in this chunk: the next frame is at the start of the next <see cref="_chunks"/> entry.</summary>
+    private const int ChunkEndFlag = 8;
+
+    /// <summary>Chunks in the order the sender fills them; only the receiver reads.</summary>
+    private readonly Channel<byte[]> _chunks = Channel.CreateUnbounded<byte[]>(
+        new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+
+    /// <summary>Frames that travel by reference, in order; the receiver reads, and either side drains once it is gone.</summary>
+    private readonly Channel<OutboundPayload> _payloads = Channel.CreateUnbounded<OutboundPayload>(
         new UnboundedChannelOptions { SingleReader = false, SingleWriter = true });
 
     /// <summary>Chunks the receiver has read past, for the sender to fill again.</summary>
     private readonly Stack<byte[]> _spares = new();
 
     // ------------------------------------------------------------ sender
-    private byte[] _chunk = ArrayPool<byte>.Shared.Rent(InitialChunkSize);
+    private byte[] _chunk;
 
     /// <summary>The sender's per-frame state, on cache lines of its own.</summary>
     private readonly InprocSendSlot _send = new();
 
-    /// <summary>Frames of a multipart message written so far; they enter the channel with the last one.</summary>
-    private readonly List<InprocFrame> _staged = [];
+    /// <summary>Chunks begun by the unit being written; handed to the receiver when it commits.</summary>
+    private readonly List<byte[]> _stagedChunks = [];
+
+    /// <summary>Payloads of the unit being written; handed to the receiver when it commits.</summary>
+    private readonly List<OutboundPayload> _stagedPayloads = [];
+
+    /// <summary>The chunk the unit being written began in, when it has moved on to a staged one since.</summary>
+    private byte[]? _unitStartChunk;
+
+    /// <summary>Commands written while a message was half written; they follow it.</summary>
+    private List<byte[]>? _deferredCommands;
 
     // ------------------------------------------------------------ shared
-    // Units are messages and commands; a unit is committed once its last frame is in the channel.
+    // Units are messages and commands; a unit is committed once its last frame is written.
     // The sender's counts and the receiver's live on separate cache lines, so that each side's
     // per-message store does not evict the line the other side is writing. _committed.Flag is set
     // (once) when the receiver has gone: from then on the sender releases whatever it commits, as
@@ -59,11 +83,20 @@ internal sealed class InprocChannel
     private readonly PaddedCounters _consumed = new();
 
     // ------------------------------------------------------------ receiver
-    /// <summary>The receiver's peeked frame and its view of the sender's count, padded away from the sender's fields.</summary>
+    /// <summary>The receiver's peeked frame, read position and view of the sender's count, padded away from the sender's fields.</summary>
     private readonly InprocPeekSlot _peek = new();
 
-    /// <summary>The chunk the receiver last read from: handed back once a frame from a later chunk is read.</summary>
+    /// <summary>The chunk the receiver reads from (null before the first frame).</summary>
     private byte[]? _readChunk;
+
+    /// <summary>The chunk the receiver just left; handed back once a frame from the next one is consumed.</summary>
+    private byte[]? _leftChunk;
+
+    public InprocChannel()
+    {
+        _chunk = ArrayPool<byte>.Shared.Rent(InitialChunkSize);
+        _chunks.Writer.TryWrite(_chunk);
+    }
 
     /// <summary>
     /// Sender: whether one more message fits under <paramref name="hwm"/> (0: no limit). The
@@ -97,58 +130,71 @@ internal sealed class InprocChannel
     // ------------------------------------------------------------ sender side
 
     /// <summary>Copies one frame in; the last frame of a message commits it.</summary>
-    public void WriteFrame(ReadOnlySpan<byte> data, bool more) => Stage(CopyToChunk(data, more, command: false), countsAsMessage: true);
-
-    /// <summary>Queues a frame by reference; the caller has taken the reference the frame now owns.</summary>
-    public void WritePayload(OutboundPayload payload, bool more) => Stage(new InprocFrame(payload, more), countsAsMessage: true);
-
-    /// <summary>Queues a SUBSCRIBE or CANCEL command body, in order with the messages, outside the HWM.</summary>
-    public void WriteCommand(ReadOnlySpan<byte> body) => Stage(CopyToChunk(body, more: false, command: true), countsAsMessage: false);
-
-    /// <summary>Drops the frames of a message that will never be finished (the sender is going away).</summary>
-    public void DiscardStaged()
+    public void WriteFrame(ReadOnlySpan<byte> data, bool more)
     {
-        foreach (var frame in _staged)
+        Append(data, more ? MoreFlag : 0);
+        if (!more)
         {
-            frame.Payload?.Release();
+            Commit(countsAsMessage: true);
         }
-
-        _staged.Clear();
     }
 
-    private void Stage(in InprocFrame frame, bool countsAsMessage)
+    /// <summary>Queues a frame by reference; the caller has taken the reference the frame now owns.</summary>
+    public void WritePayload(OutboundPayload payload, bool more)
     {
-        if (frame.More)
+        AppendHeader(payload.Length, PayloadFlag | (more ? MoreFlag : 0));
+        _stagedPayloads.Add(payload);
+        if (!more)
         {
-            _staged.Add(frame);
+            Commit(countsAsMessage: true);
+        }
+    }
+
+    /// <summary>Queues a SUBSCRIBE or CANCEL command body, in order with the messages, outside the HWM.</summary>
+    public void WriteCommand(ReadOnlySpan<byte> body)
+    {
+        if (_send.UnitOpen)
+        {
+            // A message is half written: the command follows it, so the message stays whole (RFC 23 §Messages).
+            (_deferredCommands ??= []).Add(body.ToArray());
             return;
         }
 
-        var writer = _frames.Writer;
-        if (_staged.Count > 0)
+        Append(body, CommandFlag);
+        Commit(countsAsMessage: false);
+    }
+
+    /// <summary>Takes back the frames of a message that will never be finished (the sender is going away).</summary>
+    public void DiscardStaged()
+    {
+        var send = _send;
+        if (!send.UnitOpen)
         {
-            foreach (var staged in _staged)
+            return;
+        }
+
+        foreach (var payload in _stagedPayloads)
+        {
+            payload.Release();
+        }
+
+        _stagedPayloads.Clear();
+        if (_stagedChunks.Count > 0)
+        {
+            foreach (var chunk in _stagedChunks)
             {
-                writer.TryWrite(staged);
+                Recycle(chunk);
             }
 
-            _staged.Clear();
+            _stagedChunks.Clear();
+            _chunk = _unitStartChunk!;
+            _unitStartChunk = null;
         }
 
-        // An unbounded channel always takes the frame; the HWM is the pipe's, counted in messages.
-        writer.TryWrite(frame);
-        if (countsAsMessage)
-        {
-            Volatile.Write(ref _committed.Messages, _committed.Messages + 1);
-        }
-
-        // A full fence: the caller then looks at whether the receiver is parked, and we at whether
-        // it is gone (it sets the flag with a fence before it drains: one of us sees the other).
-        Interlocked.Exchange(ref _committed.Units, _committed.Units + 1);
-        if (Volatile.Read(ref _committed.Flag) != 0)
-        {
-            DrainUnread();
-        }
+        // Nothing past the unit's start was committed, so the receiver has not read there.
+        send.ChunkUsed = send.UnitStart;
+        send.UnitOpen = false;
+        WriteDeferredCommands();
     }
 
     /// <summary>
@@ -161,24 +207,54 @@ internal sealed class InprocChannel
         DrainUnread();
     }
 
-    private InprocFrame CopyToChunk(ReadOnlySpan<byte> data, bool more, bool command)
+    private void Append(ReadOnlySpan<byte> data, int flags)
     {
-        int used = _send.ChunkUsed;
-        if (_chunk.Length - used < data.Length)
-        {
-            NextChunk(data.Length);
-            used = 0;
-        }
-
-        data.CopyTo(_chunk.AsSpan(used));
-        var frame = new InprocFrame(_chunk, used, data.Length, more, command);
-        _send.ChunkUsed = used + data.Length;
-        return frame;
+        int start = AppendHeader(data.Length, flags);
+        data.CopyTo(_chunk.AsSpan(start));
     }
 
-    private void NextChunk(int needed)
+    /// <summary>
+    /// Writes a frame header, with room after it for the frame's <paramref name="length"/> bytes unless they travel
+    /// as a payload; returns where the bytes go.
+    /// </summary>
+    private int AppendHeader(int length, int flags)
     {
-        int size = Math.Max(Math.Min(_chunk.Length * 2, MaxChunkSize), needed);
+        var send = _send;
+        int used = send.ChunkUsed;
+        if (!send.UnitOpen)
+        {
+            send.UnitOpen = true;
+            send.UnitStart = used;
+        }
+
+        // A chunk always keeps room for the header that ends it.
+        int inChunk = (flags & PayloadFlag) != 0 ? 0 : length;
+        if (_chunk.Length - used < (long)HeaderSize + inChunk + HeaderSize)
+        {
+            used = NextChunk(inChunk);
+        }
+
+        var header = _chunk.AsSpan(used, HeaderSize);
+        BinaryPrimitives.WriteInt32LittleEndian(header, length);
+        BinaryPrimitives.WriteInt32LittleEndian(header[4..], flags);
+        int start = used + HeaderSize;
+        send.ChunkUsed = start + inChunk;
+        return start;
+    }
+
+    /// <summary>Ends the current chunk and moves to one with room for <paramref name="length"/> more bytes after a header; returns 0, the new write position.</summary>
+    private int NextChunk(int length)
+    {
+        var old = _chunk;
+        int used = _send.ChunkUsed;
+        BinaryPrimitives.WriteInt32LittleEndian(old.AsSpan(used), 0);
+        BinaryPrimitives.WriteInt32LittleEndian(old.AsSpan(used + 4), ChunkEndFlag);
+        if (_stagedChunks.Count == 0)
+        {
+            _unitStartChunk = old;
+        }
+
+        int size = Math.Max(Math.Min(old.Length * 2, MaxChunkSize), HeaderSize + length + HeaderSize);
         byte[]? spare = null;
         lock (_spares)
         {
@@ -189,7 +265,66 @@ internal sealed class InprocChannel
         }
 
         _chunk = spare ?? ArrayPool<byte>.Shared.Rent(size);
+        _stagedChunks.Add(_chunk);
         _send.ChunkUsed = 0;
+        return 0;
+    }
+
+    private void Commit(bool countsAsMessage)
+    {
+        if (_stagedChunks.Count > 0)
+        {
+            foreach (var chunk in _stagedChunks)
+            {
+                _chunks.Writer.TryWrite(chunk);
+            }
+
+            _stagedChunks.Clear();
+            _unitStartChunk = null;
+        }
+
+        if (_stagedPayloads.Count > 0)
+        {
+            foreach (var payload in _stagedPayloads)
+            {
+                _payloads.Writer.TryWrite(payload);
+            }
+
+            _stagedPayloads.Clear();
+        }
+
+        _send.UnitOpen = false;
+        if (countsAsMessage)
+        {
+            Volatile.Write(ref _committed.Messages, _committed.Messages + 1);
+        }
+
+        // Publishes the unit's bytes, and is a full fence: the caller then looks at whether the receiver is parked,
+        // and we at whether it is gone (it sets the flag with a fence before it drains: one of us sees the other).
+        Interlocked.Exchange(ref _committed.Units, _committed.Units + 1);
+        if (Volatile.Read(ref _committed.Flag) != 0)
+        {
+            DrainUnread();
+        }
+
+        if (_deferredCommands is { Count: > 0 } && countsAsMessage)
+        {
+            WriteDeferredCommands();
+        }
+    }
+
+    private void WriteDeferredCommands()
+    {
+        if (_deferredCommands is not { Count: > 0 } commands)
+        {
+            return;
+        }
+
+        _deferredCommands = null;
+        foreach (var body in commands)
+        {
+            WriteCommand(body);
+        }
     }
 
     // ------------------------------------------------------------ receiver side
@@ -200,28 +335,82 @@ internal sealed class InprocChannel
         var peek = _peek;
         if (!peek.HasFrame)
         {
-            // Units are committed after all their frames are in, so a committed count ahead of
-            // ours means the message being read is complete in the channel. The sender's count is
-            // read only when what we knew of it is used up: while the receiver is behind, it does
-            // not pull the sender's cache line on every message.
-            long consumed = _consumed.Units;
-            if (peek.KnownCommitted == consumed)
+            if (peek.Discarded)
             {
-                peek.KnownCommitted = Volatile.Read(ref _committed.Units);
-            }
-
-            // Taken rather than peeked in the channel: a peek would make its queue keep segments.
-            if (peek.KnownCommitted == consumed || !_frames.Reader.TryRead(out peek.Frame))
-            {
+                // DiscardAll counted everything as read without moving the read position: nothing here is ours.
                 frame = default;
                 return false;
             }
 
-            peek.HasFrame = true;
+            // Units are committed after all their frames are in, so a committed count ahead of
+            // ours means the message being read is complete. The sender's count is read only when
+            // what we knew of it is used up: while the receiver is behind, it does not pull the
+            // sender's cache line on every message.
+            long consumed = _consumed.Units;
+            if (peek.KnownCommitted == consumed)
+            {
+                peek.KnownCommitted = Volatile.Read(ref _committed.Units);
+                if (peek.KnownCommitted == consumed)
+                {
+                    frame = default;
+                    return false;
+                }
+            }
+
+            ReadFrame(peek);
         }
 
         frame = peek.Frame;
         return true;
+    }
+
+    /// <summary>Reads the frame at the receiver's position into the peek slot; one is there (a unit is committed).</summary>
+    private void ReadFrame(InprocPeekSlot peek)
+    {
+        var chunk = _readChunk;
+        int at = peek.ReadAt;
+        while (true)
+        {
+            if (chunk is null)
+            {
+                chunk = NextReadChunk();
+                at = 0;
+            }
+
+            int length = BinaryPrimitives.ReadInt32LittleEndian(chunk.AsSpan(at));
+            int flags = BinaryPrimitives.ReadInt32LittleEndian(chunk.AsSpan(at + 4));
+            at += HeaderSize;
+            if ((flags & ChunkEndFlag) != 0)
+            {
+                _leftChunk = _readChunk;
+                chunk = null;
+                continue;
+            }
+
+            bool more = (flags & MoreFlag) != 0;
+            if ((flags & PayloadFlag) != 0)
+            {
+                _payloads.Reader.TryRead(out var payload);
+                peek.Frame = new InprocFrame(payload!, more);
+            }
+            else
+            {
+                peek.Frame = new InprocFrame(chunk, at, length, more, (flags & CommandFlag) != 0);
+                at += length;
+            }
+
+            peek.ReadAt = at;
+            peek.HasFrame = true;
+            return;
+        }
+    }
+
+    /// <summary>The chunk after the one the receiver finished: the sender handed it over before committing anything in it.</summary>
+    private byte[] NextReadChunk()
+    {
+        _chunks.Reader.TryRead(out var next);
+        _readChunk = next!;
+        return next!;
     }
 
     /// <summary>Consumes the frame <see cref="TryPeek"/> returned; true when it ended a message (not a command), which frees HWM room.</summary>
@@ -242,15 +431,12 @@ internal sealed class InprocChannel
         {
             payload.Release();
         }
-        else if (frame.Chunk is { } chunk && !ReferenceEquals(chunk, _readChunk))
-        {
-            // Chunks are filled in order, so the sender has left the previous one for good.
-            if (_readChunk is { } done)
-            {
-                Recycle(done);
-            }
 
-            _readChunk = chunk;
+        if (_leftChunk is { } left)
+        {
+            // A frame of the next chunk is consumed, so the sender may fill the previous one again.
+            _leftChunk = null;
+            Recycle(left);
         }
 
         if (frame.More)
@@ -274,6 +460,7 @@ internal sealed class InprocChannel
     {
         Interlocked.Exchange(ref _committed.Flag, 1);
         var peek = _peek;
+        peek.Discarded = true;
         if (peek.HasFrame)
         {
             peek.Frame.Payload?.Release();
@@ -285,15 +472,15 @@ internal sealed class InprocChannel
     }
 
     /// <summary>
-    /// Takes every frame left in the channel and releases its payload. Either side may call it once
-    /// the receiver is gone (the channel allows concurrent readers, so each frame is taken once);
-    /// the peeked slot is the receiver's and is not touched here.
+    /// Releases every payload left in the channel and counts everything committed as consumed. Either side may call
+    /// it once the receiver is gone (the payload channel allows concurrent readers, so each is taken once); chunks
+    /// hold only copies and are left to the collector; the peeked slot is the receiver's and is not touched here.
     /// </summary>
     private void DrainUnread()
     {
-        while (_frames.Reader.TryRead(out var frame))
+        while (_payloads.Reader.TryRead(out var payload))
         {
-            frame.Payload?.Release();
+            payload.Release();
         }
 
         RaiseTo(ref _consumed.Messages, Volatile.Read(ref _committed.Messages));

@@ -19,4 +19,12 @@ internal sealed class InprocPeekSlot
     /// <summary>The sender's committed units as last read.</summary>
     [FieldOffset(96)]
     public long KnownCommitted;
+
+    /// <summary>Where the next frame's header starts in the chunk being read.</summary>
+    [FieldOffset(104)]
+    public int ReadAt;
+
+    /// <summary>Set by DiscardAll: the receiver is gone and reads nothing more.</summary>
+    [FieldOffset(108)]
+    public bool Discarded;
 }

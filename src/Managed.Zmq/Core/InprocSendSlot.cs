@@ -17,4 +17,12 @@ internal sealed class InprocSendSlot
     /// <summary>The receiver's consumed message count as the sender last read it.</summary>
     [FieldOffset(72)]
     public long KnownConsumed;
+
+    /// <summary>Where in its chunk the unit being written began (valid while <see cref="UnitOpen"/>).</summary>
+    [FieldOffset(80)]
+    public int UnitStart;
+
+    /// <summary>Whether a unit has frames written and is not yet committed.</summary>
+    [FieldOffset(84)]
+    public bool UnitOpen;
 }

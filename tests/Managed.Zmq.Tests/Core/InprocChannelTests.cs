@@ -192,6 +192,123 @@ public sealed class InprocChannelTests
     }
 
     [Fact]
+    public void DiscardStaged_UnfinishedMessageAcrossSeveralChunks_OnlyWholeMessagesArrive()
+    {
+        // The unfinished message moved the sender on to new chunks; taking it back must return to where it began.
+        var random = new Random(7);
+        byte[] Bytes(int length)
+        {
+            var bytes = new byte[length];
+            random.NextBytes(bytes);
+            return bytes;
+        }
+
+        var channel = new InprocChannel();
+        var before = Bytes(900);
+        channel.WriteFrame(before, more: false);
+        for (int i = 0; i < 5; i++)
+        {
+            channel.WriteFrame(Bytes(3000), more: true);
+        }
+
+        channel.DiscardStaged();
+        var after = Enumerable.Range(0, 50).Select(i => Bytes(100 + (i * 37))).ToList();
+        foreach (var frame in after)
+        {
+            channel.WriteFrame(frame, more: false);
+        }
+
+        Assert.Equal(before, Read(channel, out _, out _));
+        foreach (var frame in after)
+        {
+            Assert.Equal(frame, Read(channel, out bool more, out _));
+            Assert.False(more);
+        }
+
+        Assert.False(channel.TryPeek(out _));
+    }
+
+    [Fact]
+    public void WriteCommand_WhileMessageHalfWritten_FollowsTheWholeMessage()
+    {
+        var channel = new InprocChannel();
+        channel.WriteFrame([1], more: true);
+        channel.WriteCommand([9]);
+        channel.WriteFrame([2], more: false);
+
+        Assert.Equal([1], Read(channel, out bool more, out bool command));
+        Assert.True(more);
+        Assert.False(command);
+        Assert.Equal([2], Read(channel, out more, out command));
+        Assert.False(more);
+        Assert.Equal([9], Read(channel, out _, out command));
+        Assert.True(command);
+        Assert.False(channel.TryPeek(out _));
+    }
+
+    [Fact]
+    public void WriteCommand_WhileMessageHalfWrittenThenDiscarded_CommandStillArrives()
+    {
+        var channel = new InprocChannel();
+        channel.WriteFrame([1], more: true);
+        channel.WriteCommand([9]);
+        channel.DiscardStaged();
+
+        Assert.Equal([9], Read(channel, out _, out bool command));
+        Assert.True(command);
+        Assert.False(channel.TryPeek(out _));
+    }
+
+    [Fact]
+    public void TryPeek_AfterDiscardAllWithMessagesLeftAndLaterCommitted_ReadsNothing()
+    {
+        var channel = new InprocChannel();
+        for (byte i = 0; i < 3; i++)
+        {
+            channel.WriteFrame([i], more: false);
+        }
+
+        Assert.Equal([0], Read(channel, out _, out _));
+        channel.DiscardAll();
+        Assert.False(channel.TryPeek(out _));
+
+        channel.WriteFrame([7], more: false);
+        Assert.False(channel.TryPeek(out _));
+        Assert.Equal(0, channel.QueuedMessages);
+    }
+
+    [Fact]
+    public void WritePayload_InterleavedWithCopiedFramesAcrossChunks_ArriveInOrder()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        for (int i = 0; i < 200; i++)
+        {
+            if (i % 3 == 0)
+            {
+                channel.WritePayload(payloads.Create(i), more: i % 2 == 0);
+            }
+            else
+            {
+                channel.WriteFrame(Enumerable.Repeat((byte)i, 500).ToArray(), more: i % 2 == 0);
+            }
+        }
+
+        channel.WriteFrame([0], more: false);
+        for (int i = 0; i < 200; i++)
+        {
+            Assert.True(channel.TryPeek(out var frame));
+            Assert.Equal(i % 3 == 0 ? 1 : 500, frame.Length);
+            Assert.Equal((byte)i, frame.Body[0]);
+            Assert.Equal(i % 2 == 0, frame.More);
+            channel.Consume();
+        }
+
+        Assert.Equal([0], Read(channel, out _, out _));
+        Assert.Equal(Enumerable.Range(0, 200).Where(i => i % 3 == 0), payloads.Released);
+    }
+
+    [Fact]
     public void TryPeek_TwoThreads_MillionFramesInOrder()
     {
         const int Messages = 500_000;
