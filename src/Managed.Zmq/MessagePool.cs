@@ -295,6 +295,17 @@ public sealed class MessagePool
             return;
         }
 
+        Reject(buffer);
+    }
+
+    /// <summary>
+    /// A returned buffer neither level has room for. Out of line, as is <see cref="AllocateBuffer"/>: a P/Invoke
+    /// (NativeMemory) inlined into <see cref="ReturnBuffer(int, nint, ThreadCaches)"/> would set up a P/Invoke frame
+    /// on every return, rejected or not.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Reject(nint buffer)
+    {
         Interlocked.Increment(ref _rejects);
         FreeBuffer(buffer);
     }
@@ -312,6 +323,7 @@ public sealed class MessagePool
     };
 
     /// <summary>A new buffer for bucket <paramref name="index"/>: cache-line aligned, so buffers never share a line with unrelated data, with headroom for a frame header in front.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private static nint AllocateBuffer(int index) => FrameHeadroom.AllocatePooled(GetBucketCapacity(index));
 
     private static void ValidatePoolable(MessageSize size, string paramName)
