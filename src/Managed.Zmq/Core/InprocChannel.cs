@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Buffers.Binary;
 using System.Threading.Channels;
 
@@ -44,9 +45,9 @@ internal sealed class InprocChannel
     /// <summary>Nothing more in this chunk: the next frame is at the start of the next <see cref="_chunks"/> entry.</summary>
     private const int ChunkEndFlag = 8;
 
-    /// <summary>Chunks in the order the sender fills them; only the receiver reads.</summary>
+    /// <summary>Chunks in the order the sender fills them; the receiver reads, and either side drains once it is gone.</summary>
     private readonly Channel<byte[]> _chunks = Channel.CreateUnbounded<byte[]>(
-        new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+        new UnboundedChannelOptions { SingleReader = false, SingleWriter = true });
 
     /// <summary>Frames that travel by reference, in order; the receiver reads, and either side drains once it is gone.</summary>
     private readonly Channel<OutboundPayload> _payloads = Channel.CreateUnbounded<OutboundPayload>(
@@ -203,6 +204,8 @@ internal sealed class InprocChannel
     /// </summary>
     public void Abandon()
     {
+        // As if a receiver had gone: anything committed later is released at once too.
+        Interlocked.Exchange(ref _committed.Flag, 1);
         DiscardStaged();
         DrainUnread();
     }
@@ -258,9 +261,16 @@ internal sealed class InprocChannel
         byte[]? spare = null;
         lock (_spares)
         {
-            if (_spares.TryPeek(out var top) && top.Length >= size)
+            // Spares smaller than what the sender needs now would stay on top for good and hide the rest.
+            while (_spares.TryPop(out var top))
             {
-                spare = _spares.Pop();
+                if (top.Length >= size)
+                {
+                    spare = top;
+                    break;
+                }
+
+                ArrayPool<byte>.Shared.Return(top);
             }
         }
 
@@ -304,7 +314,10 @@ internal sealed class InprocChannel
         Interlocked.Exchange(ref _committed.Units, _committed.Units + 1);
         if (Volatile.Read(ref _committed.Flag) != 0)
         {
+            // Nobody reads any more: release what was committed and write over the chunk again, so that a sender that
+            // has not yet heard of it does not fill new chunks for nobody.
             DrainUnread();
+            _send.ChunkUsed = 0;
         }
 
         if (_deferredCommands is { Count: > 0 } && countsAsMessage)
@@ -390,7 +403,8 @@ internal sealed class InprocChannel
             bool more = (flags & MoreFlag) != 0;
             if ((flags & PayloadFlag) != 0)
             {
-                _payloads.Reader.TryRead(out var payload);
+                bool taken = _payloads.Reader.TryRead(out var payload);
+                Debug.Assert(taken, "a committed payload frame's reference was handed over before its commit");
                 peek.Frame = new InprocFrame(payload!, more);
             }
             else
@@ -408,7 +422,8 @@ internal sealed class InprocChannel
     /// <summary>The chunk after the one the receiver finished: the sender handed it over before committing anything in it.</summary>
     private byte[] NextReadChunk()
     {
-        _chunks.Reader.TryRead(out var next);
+        bool taken = _chunks.Reader.TryRead(out var next);
+        Debug.Assert(taken, "a chunk is handed over before anything in it is committed");
         _readChunk = next!;
         return next!;
     }
@@ -472,15 +487,20 @@ internal sealed class InprocChannel
     }
 
     /// <summary>
-    /// Releases every payload left in the channel and counts everything committed as consumed. Either side may call
-    /// it once the receiver is gone (the payload channel allows concurrent readers, so each is taken once); chunks
-    /// hold only copies and are left to the collector; the peeked slot is the receiver's and is not touched here.
+    /// Releases every payload left in the channel, drops the chunks, and counts everything committed as consumed. Either
+    /// side may call it once the receiver is gone (both channels allow concurrent readers, so each item is taken once);
+    /// the peeked slot is the receiver's and is not touched here.
     /// </summary>
     private void DrainUnread()
     {
         while (_payloads.Reader.TryRead(out var payload))
         {
             payload.Release();
+        }
+
+        // Dropped, not recycled: the sender's current chunk is among them.
+        while (_chunks.Reader.TryRead(out _))
+        {
         }
 
         RaiseTo(ref _consumed.Messages, Volatile.Read(ref _committed.Messages));

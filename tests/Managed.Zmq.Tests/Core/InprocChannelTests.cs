@@ -309,6 +309,39 @@ public sealed class InprocChannelTests
     }
 
     [Fact]
+    public void WriteFrame_AfterReceiverDiscarded_ReusesTheChunkInsteadOfRentingMore()
+    {
+        // A sender that has not yet heard that the receiver went keeps writing; nothing may pile up for nobody.
+        var channel = new InprocChannel();
+        channel.DiscardAll();
+        var frame = new byte[1024];
+        channel.WriteFrame(frame, more: false);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10_000; i++)
+        {
+            channel.WriteFrame(frame, more: false);
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(allocated < 64 * 1024, $"{allocated} B allocated for 10 MB written to a channel nobody reads");
+        Assert.Equal(0, channel.QueuedMessages);
+    }
+
+    [Fact]
+    public void WritePayload_AfterAbandon_ReleasedAtOnce()
+    {
+        var payloads = new TaggedPayloads();
+        var channel = new InprocChannel();
+        channel.Abandon();
+
+        channel.WritePayload(payloads.Create(1), more: false);
+
+        Assert.Equal([1], payloads.Released);
+        Assert.False(channel.HasData);
+    }
+
+    [Fact]
     public void TryPeek_TwoThreads_MillionFramesInOrder()
     {
         const int Messages = 500_000;
