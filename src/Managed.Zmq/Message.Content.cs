@@ -95,7 +95,7 @@ public sealed unsafe partial class Message
                 pool.ReturnBuffer(_bucket, (nint)_data, caches ?? ThreadCaches.Current);
                 break;
             case ContentKind.SentExternal:
-                (caches ?? ThreadCaches.Current).ReleaseRing?.RunNowIfPending(_bucket);
+                (caches ?? ThreadCaches.CurrentIfCreated)?.ReleaseRing?.RunNowIfPending(_bucket);
                 break;
             default:
                 if (_pool is not null)

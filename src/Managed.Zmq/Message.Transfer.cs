@@ -23,10 +23,10 @@ public sealed unsafe partial class Message
         if (_kind == ContentKind.External && _freeCallback is { } callback)
         {
             _freeCallback = null;
-            ThreadCaches caches = ThreadCaches.Current;
+            var caches = ThreadCaches.Current;
             var ring = caches.ReleaseRing ??= Core.PendingReleaseRing.CreateForCurrentThread();
             int ticket = ring.Add(callback, (nint)_data, mayWait);
-            ReleaseContent(caches: caches);
+            ReleaseContent();
             _kind = ContentKind.SentExternal;
             _bucket = ticket;
             return;

@@ -1,15 +1,18 @@
+using System.Runtime.ExceptionServices;
+
 namespace Managed.Zmq.Core;
 
 /// <summary>
 /// Runs zero-copy free callbacks off the sender's thread, in batches, where a thread is awake anyway.
 /// </summary>
 /// <remarks>
-/// <para>Callbacks come here from a thread's <see cref="PendingReleaseRing"/> when it is full: messages
-/// sent and not yet released, many of them. A released message runs its callback from the ring.</para>
+/// <para>The overflow of the per-thread <see cref="PendingReleaseRing"/>s: callbacks come here only when a
+/// thread's ring is full, that is when it has sent many zero-copy messages and released none of them. A
+/// released message runs its callback from the ring.</para>
 /// <para>A small zero-copy frame is copied into the queue like any other small frame, so its memory
 /// is free as soon as Send has copied it; but the callback must not run inside Send on the caller's
 /// thread (issue #4). One thread-pool dispatch per message cost more than the copy saved (a wake-up
-/// of an idle thread each time), so callbacks gather here and run in batches: on an I/O thread
+/// of an idle thread each time), so overflowing callbacks gather here and run in batches: on an I/O thread
 /// right after it wrote a batch (<see cref="RunPending"/>), which under load is every few
 /// microseconds, or from a one-shot timer when no connection writes (inproc, or a lone message),
 /// so a callback waits at most about <see cref="TimerDelayMs"/> ms. When <see cref="BatchSize"/>
@@ -22,7 +25,7 @@ namespace Managed.Zmq.Core;
 /// thread pool instead, which allocates, but only while the list is full.</para>
 /// <para>A free callback must not block: it runs on a thread that other senders may be waiting on.</para>
 /// <para>Process-wide rather than per socket: callbacks belong to the application, not to a
-/// connection, and one list costs each send one uncontended lock.</para>
+/// connection, and the list is only the rings' overflow.</para>
 /// </remarks>
 internal sealed class DeferredReleases : IThreadPoolWorkItem
 {
@@ -81,6 +84,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         bool toThreadPool = false;
         bool arm = false;
         bool dispatch = false;
+        ExceptionDispatchInfo? interrupted = null;
         lock (_lock)
         {
             if (_count == _pending.Length && t_draining)
@@ -95,13 +99,26 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             }
             else
             {
-                WaitForRoom();
-                _pending[_count] = new Entry(callback, data);
-                Volatile.Write(ref _count, _count + 1);
-                arm = !_timerArmed;
-                _timerArmed = true;
-                dispatch = _count >= BatchSize && !_dispatched;
-                _dispatched |= dispatch;
+                try
+                {
+                    WaitForRoom();
+                }
+                catch (ThreadInterruptedException ex)
+                {
+                    // The callback must still run once: the thread pool takes it, and the interrupt goes on.
+                    interrupted = ExceptionDispatchInfo.Capture(ex);
+                    toThreadPool = true;
+                }
+
+                if (interrupted is null)
+                {
+                    _pending[_count] = new Entry(callback, data);
+                    Volatile.Write(ref _count, _count + 1);
+                    arm = !_timerArmed;
+                    _timerArmed = true;
+                    dispatch = _count >= BatchSize && !_dispatched;
+                    _dispatched |= dispatch;
+                }
             }
         }
 
@@ -124,6 +141,8 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         {
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         }
+
+        interrupted?.Throw();
     }
 
     /// <summary>Under the lock: while the list is full, makes sure a drain is on its way and waits for it.</summary>
@@ -138,8 +157,14 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
             }
 
             _waitingSenders++;
-            Monitor.Wait(_lock);
-            _waitingSenders--;
+            try
+            {
+                Monitor.Wait(_lock);
+            }
+            finally
+            {
+                _waitingSenders--;
+            }
         }
     }
 
@@ -211,7 +236,8 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
         }
     }
 
-    private static void RunOne(Action<nint> callback, nint data)
+    /// <summary>Runs one free callback; what it throws is swallowed.</summary>
+    internal static void RunOne(Action<nint> callback, nint data)
     {
         try
         {

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.Buffers.Binary;
 using System.Threading.Channels;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Core;
 
@@ -36,14 +37,16 @@ internal sealed class InprocChannel
     /// <summary>A frame's header in a chunk: its length, then its flags, 32 bits each.</summary>
     private const int HeaderSize = 8;
 
-    private const int MoreFlag = 1;
-    private const int CommandFlag = 2;
+    /// <summary>ZMTP's More and Command bits, which the frame hands on as they are (<see cref="InprocFrame.Flags"/>).</summary>
+    private const int MoreFlag = (int)ZmtpFrameFlags.More;
+    private const int CommandFlag = (int)ZmtpFrameFlags.Command;
+    private const int ZmtpFlags = MoreFlag | CommandFlag;
 
     /// <summary>The frame's bytes are the next <see cref="_payloads"/> entry's, not in the chunk.</summary>
-    private const int PayloadFlag = 4;
+    private const int PayloadFlag = 0x10;
 
     /// <summary>Nothing more in this chunk: the next frame is at the start of the next <see cref="_chunks"/> entry.</summary>
-    private const int ChunkEndFlag = 8;
+    private const int ChunkEndFlag = 0x20;
 
     /// <summary>Chunks in the order the sender fills them; the receiver reads, and either side drains once it is gone.</summary>
     private readonly Channel<byte[]> _chunks = Channel.CreateUnbounded<byte[]>(
@@ -234,7 +237,8 @@ internal sealed class InprocChannel
         int inChunk = (flags & PayloadFlag) != 0 ? 0 : length;
         if (_chunk.Length - used < (long)HeaderSize + inChunk + HeaderSize)
         {
-            used = NextChunk(inChunk);
+            NextChunk(inChunk);
+            used = 0;
         }
 
         var header = _chunk.AsSpan(used, HeaderSize);
@@ -245,8 +249,8 @@ internal sealed class InprocChannel
         return start;
     }
 
-    /// <summary>Ends the current chunk and moves to one with room for <paramref name="length"/> more bytes after a header; returns 0, the new write position.</summary>
-    private int NextChunk(int length)
+    /// <summary>Ends the current chunk and moves to one with room for <paramref name="length"/> more bytes after a header, written from its start.</summary>
+    private void NextChunk(int length)
     {
         var old = _chunk;
         int used = _send.ChunkUsed;
@@ -276,8 +280,6 @@ internal sealed class InprocChannel
 
         _chunk = spare ?? ArrayPool<byte>.Shared.Rent(size);
         _stagedChunks.Add(_chunk);
-        _send.ChunkUsed = 0;
-        return 0;
     }
 
     private void Commit(bool countsAsMessage)
@@ -320,7 +322,7 @@ internal sealed class InprocChannel
             _send.ChunkUsed = 0;
         }
 
-        if (_deferredCommands is { Count: > 0 } && countsAsMessage)
+        if (_deferredCommands is not null)
         {
             WriteDeferredCommands();
         }
@@ -400,16 +402,16 @@ internal sealed class InprocChannel
                 continue;
             }
 
-            bool more = (flags & MoreFlag) != 0;
+            var zmtpFlags = (ZmtpFrameFlags)(flags & ZmtpFlags);
             if ((flags & PayloadFlag) != 0)
             {
                 bool taken = _payloads.Reader.TryRead(out var payload);
                 Debug.Assert(taken, "a committed payload frame's reference was handed over before its commit");
-                peek.Frame = new InprocFrame(payload!, more);
+                peek.Frame = new InprocFrame(payload!, zmtpFlags);
             }
             else
             {
-                peek.Frame = new InprocFrame(chunk, at, length, more, (flags & CommandFlag) != 0);
+                peek.Frame = new InprocFrame(chunk, at, length, zmtpFlags);
                 at += length;
             }
 

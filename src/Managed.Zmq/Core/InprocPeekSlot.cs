@@ -3,8 +3,9 @@ using System.Runtime.InteropServices;
 namespace Managed.Zmq.Core;
 
 /// <summary>
-/// The receiving side of an <see cref="InprocChannel"/>: the frame peeked and not yet consumed, and
-/// the sender's committed count as last read. Written for every frame by the receiver only, so it
+/// The receiving side of an <see cref="InprocChannel"/>: the frame peeked and not yet consumed, where
+/// the next frame's header starts, whether the receiver has gone, and the sender's committed count as
+/// last read. Written for every frame by the receiver only, so it
 /// is padded to cache lines of its own, away from what the sender writes.
 /// </summary>
 [StructLayout(LayoutKind.Explicit, Size = 176)]

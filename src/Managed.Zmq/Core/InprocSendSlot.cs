@@ -3,8 +3,8 @@ using System.Runtime.InteropServices;
 namespace Managed.Zmq.Core;
 
 /// <summary>
-/// The sending side of an <see cref="InprocChannel"/>: how much of the current chunk is used, and
-/// the receiver's consumed count as last read. Written for every frame by the sender only, so it
+/// The sending side of an <see cref="InprocChannel"/>: how much of the current chunk is used, where
+/// the unit being written began and whether one is open, and the receiver's consumed count as last read. Written for every frame by the sender only, so it
 /// is padded to cache lines of its own, away from what the receiver writes.
 /// </summary>
 [StructLayout(LayoutKind.Explicit, Size = 144)]

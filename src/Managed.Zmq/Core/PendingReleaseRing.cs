@@ -106,7 +106,7 @@ internal sealed class PendingReleaseRing
         {
             // Only now that this ring is consistent again: the shared list may run the callback right here (a drain
             // thread whose callbacks send), and that callback may add to this ring.
-            HandToSharedList(oldest, oldestData, mayWait);
+            DeferredReleases.Add(oldest, oldestData, mayWait);
         }
 
         return ticket;
@@ -121,7 +121,7 @@ internal sealed class PendingReleaseRing
         ref Slot slot = ref _slots[ticket & (Capacity - 1)];
         if (slot.Ticket == ticket && TryClaim(ref slot, out var callback, out nint data))
         {
-            RunOne(callback, data);
+            DeferredReleases.RunOne(callback, data);
         }
     }
 
@@ -190,21 +190,6 @@ internal sealed class PendingReleaseRing
         }
     }
 
-    private static void HandToSharedList(Action<nint> callback, nint data, bool mayWait)
-    {
-        try
-        {
-            // Bounded, drains on its own; a blocking sender may wait there while it is full.
-            DeferredReleases.Add(callback, data, mayWait);
-        }
-        catch
-        {
-            // Interrupted while waiting for room: the callback must still run once.
-            ThreadPool.UnsafeQueueUserWorkItem(static entry => RunOne(entry.Callback, entry.Data), (Callback: callback, Data: data), preferLocal: false);
-            throw;
-        }
-    }
-
     private static bool TryClaim(ref Slot slot, out Action<nint> callback, out nint data)
     {
         if (Interlocked.CompareExchange(ref slot.State, Claimed, Pending) != Pending)
@@ -219,18 +204,6 @@ internal sealed class PendingReleaseRing
         slot.Callback = null;
         Volatile.Write(ref slot.State, Free);
         return true;
-    }
-
-    private static void RunOne(Action<nint> callback, nint data)
-    {
-        try
-        {
-            callback(data);
-        }
-        catch
-        {
-            // The caller's memory is theirs to manage; a failing callback must not stop the others.
-        }
     }
 
     private static void Arm()
@@ -308,7 +281,7 @@ internal sealed class PendingReleaseRing
             if (Volatile.Read(ref slot.State) == Pending && TryClaim(ref slot, out var callback, out nint data))
             {
                 found = true;
-                RunOne(callback, data);
+                DeferredReleases.RunOne(callback, data);
             }
         }
 

@@ -347,8 +347,7 @@ internal sealed class Pipe
                 return false;
             }
 
-            var flags = (frame.More ? ZmtpFrameFlags.More : ZmtpFrameFlags.None) | (frame.IsCommand ? ZmtpFrameFlags.Command : ZmtpFrameFlags.None);
-            header = new ZmtpFrameHeader(flags, frame.Length, ZmtpFrame.GetHeaderLength(frame.Length));
+            header = new ZmtpFrameHeader(frame.Flags, frame.Length, ZmtpFrame.GetHeaderLength(frame.Length));
             body = frame.Body;
             return true;
         }

@@ -117,7 +117,7 @@ internal sealed partial class ZmtpConnection
                     await SendFramesAsync(batch).ConfigureAwait(true);
                 }
 
-                // Zero-copy callbacks of small frames, copied at Send, run here rather than cost a wake-up elsewhere.
+                // Zero-copy callbacks that overflowed their thread's ring run here rather than cost a wake-up elsewhere.
                 DeferredReleases.RunPending();
                 outbound.Consume(batch.Length);
                 pipe.OutboundMidMessage = endsMidMessage;
@@ -148,7 +148,7 @@ internal sealed partial class ZmtpConnection
     /// parked and touches neither the queue's read side nor the OS socket's send side until the
     /// state moves on. Writes the committed messages with one non-blocking system call, which saves
     /// the wake-up of the I/O thread a reply would otherwise wait for. Anything unusual (CURVE, a
-    /// 3.0 peer, a pending command, large frames, deferred zero-copy callbacks, a full kernel
+    /// 3.0 peer, a pending command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel
     /// buffer) is left to the write loop.
     /// </summary>
     public bool TryWriteDirect(Pipe pipe)

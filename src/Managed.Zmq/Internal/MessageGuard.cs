@@ -37,7 +37,7 @@ internal sealed class MessageGuard
         MessageGuard guard;
         int count = caches.GuardCount;
         var cache = caches.Guards;
-        if (count > 0 && (uint)(count - 1) < (uint)cache.Length)
+        if ((uint)(count - 1) < (uint)cache.Length)
         {
             count--;
             guard = cache[count]!;
