@@ -25,10 +25,13 @@ public sealed unsafe partial class Message
             _freeCallback = null;
             var caches = ThreadCaches.Current;
             var ring = caches.ReleaseRing ??= Core.PendingReleaseRing.CreateForCurrentThread();
-            int ticket = ring.Add(callback, (nint)_data, mayWait);
-            ReleaseContent();
+            _bucket = ring.Add(callback, (nint)_data, mayWait);
+
+            // What ReleaseContent leaves, without its callback exchange: the callback is in the ring now.
             _kind = ContentKind.SentExternal;
-            _bucket = ticket;
+            _data = _owned;
+            _size = 0;
+            _more = false;
             return;
         }
 
