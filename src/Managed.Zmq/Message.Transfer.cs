@@ -155,6 +155,17 @@ public sealed unsafe partial class Message
         _bucket = 0;
     }
 
+    /// <summary>
+    /// After <see cref="DetachInto"/>: the zero-copy callback of the content just sent waits in this thread's ring under
+    /// <paramref name="ticket"/> (the write loop released the payload before Send returned); releasing the message on
+    /// this thread runs it, as after a small zero-copy send.
+    /// </summary>
+    internal void HoldDeferredRelease(int ticket)
+    {
+        _kind = ContentKind.SentExternal;
+        _bucket = ticket;
+    }
+
     /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
     internal static Message CreateUnpooledRent(MessagePool pool, int size)
     {

@@ -151,7 +151,11 @@ public sealed partial class Socket
         }
 
         message.DetachInto(payload);
-        payload.ReleaseFromSend();
+        if (payload.ReleaseFromSend(mayWait: !dontWait, out int ticket))
+        {
+            message.HoldDeferredRelease(ticket);
+        }
+
         return size;
     }
 
@@ -176,7 +180,7 @@ public sealed partial class Socket
             _core.PendingPayload = null;
 
             // The pipes that queued it hold their own references; if none did, the buffer goes back now.
-            payload.ReleaseFromSend();
+            payload.ReleaseFromSend(mayWait: true, out _);
         }
     }
 

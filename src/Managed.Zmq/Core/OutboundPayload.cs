@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.InteropServices;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Core;
 
@@ -142,21 +143,36 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         }
     }
 
-    /// <summary>The socket's own reference, dropped on the user's thread at the end of Send.</summary>
-    public void ReleaseFromSend()
+    /// <summary>
+    /// The socket's own reference, dropped on the user's thread at the end of Send. When it is the last one (the
+    /// write loop was quicker) and a zero-copy callback is due, the callback must not run here inside Send: it waits
+    /// in this thread's <see cref="PendingReleaseRing"/>, and the ticket goes to the sent Message, whose release on
+    /// this thread runs it, as for a small zero-copy frame. (A thread-pool dispatch per message, as before, woke an
+    /// idle thread each time: at 128 KiB on 2 vCPUs zero-copy sends ran at 0.56-0.63x Message's.)
+    /// </summary>
+    /// <param name="mayWait">False for a DontWait send, which must not block even when the callbacks pile up.</param>
+    /// <param name="ticket">Set when true is returned.</param>
+    /// <returns>True when the callback waits in this thread's ring under <paramref name="ticket"/>.</returns>
+    public bool ReleaseFromSend(bool mayWait, out int ticket)
     {
+        ticket = 0;
         if (Interlocked.Decrement(ref _references) != 0)
         {
-            return;
+            return false;
         }
 
-        if (_freeCallback is null)
+        if (_freeCallback is not { } callback)
         {
             ReleaseMemory();
-            return;
+            return false;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(static p => p.ReleaseMemory(), this, preferLocal: false);
+        var caches = ThreadCaches.Current;
+        var ring = caches.ReleaseRing ??= PendingReleaseRing.CreateForCurrentThread();
+        ticket = ring.Add(callback, (nint)_data, mayWait);
+        _freeCallback = null;
+        ReleaseMemory();
+        return true;
     }
 
     private void ReleaseMemory()

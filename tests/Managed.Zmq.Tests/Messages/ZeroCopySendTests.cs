@@ -61,6 +61,45 @@ public sealed unsafe class ZeroCopySendTests
         Assert.Equal(sizes.Length, callbacks);
     }
 
+    [Fact]
+    public void SendZeroCopy_LargeFrameNobodyQueues_CallbackOnceAndNeverInsideSend()
+    {
+        // A PUB with no subscriber drops the frame inside Send, so Send itself drops the payload's last
+        // reference, as it does whenever the write loop finishes first. The callback is deferred (to this
+        // thread's ring; the message's release runs it), never run there.
+        using var context = new Context();
+        using var pub = new Socket(context, SocketType.Pub);
+        pub.SetOption(SocketOption.Linger, 0);
+        pub.Bind("tcp://127.0.0.1:*");
+        const int Count = 1000;
+        const int Size = 40_000;
+        bool insideSend = false;
+        bool calledInsideSend = false;
+        int calls = 0;
+        var sender = Thread.CurrentThread;
+        Action<nint> free = data =>
+        {
+            calledInsideSend |= Volatile.Read(ref insideSend) && ReferenceEquals(Thread.CurrentThread, sender);
+            NativeMemory.Free((void*)data);
+            Interlocked.Increment(ref calls);
+        };
+
+        for (int i = 0; i < Count; i++)
+        {
+            using var message = new Message((nint)NativeMemory.Alloc(Size), Size, free);
+            Volatile.Write(ref insideSend, true);
+            Assert.Equal(Size, pub.Send(message));
+            Volatile.Write(ref insideSend, false);
+            Assert.Equal(0, message.Size);
+        }
+
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count, Deadline), $"{calls} of {Count} callbacks ran");
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.Equal(Count, Volatile.Read(ref calls));
+        Assert.False(calledInsideSend);
+    }
+
     [Theory]
     [MemberData(nameof(Endpoints))]
     public void SendZeroCopy_SentMessageSentAgainEmpty_CallbackNotRunInsideTheSecondSend(string endpoint)
