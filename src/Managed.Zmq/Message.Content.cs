@@ -113,11 +113,21 @@ public sealed unsafe partial class Message
                 break;
         }
 
-        _kind = ContentKind.Owned;
+        BecomeEmpty(ContentKind.Owned, bucket: 0);
+    }
+
+    /// <summary>
+    /// Leaves the message empty (Size 0, More false, over its own buffer if it kept one) with content kind
+    /// <paramref name="kind"/>: Owned, or SentExternal with its ring ticket in <paramref name="bucket"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void BecomeEmpty(ContentKind kind, int bucket)
+    {
+        _kind = kind;
         _data = _owned;
         _size = 0;
         _more = false;
-        _bucket = 0;
+        _bucket = bucket;
     }
 
     /// <summary>

@@ -25,13 +25,10 @@ public sealed unsafe partial class Message
             _freeCallback = null;
             var caches = ThreadCaches.Current;
             var ring = caches.ReleaseRing ??= Core.PendingReleaseRing.CreateForCurrentThread();
-            _bucket = ring.Add(callback, (nint)_data, mayWait);
+            int ticket = ring.Add(callback, (nint)_data, mayWait);
 
             // What ReleaseContent leaves, without its callback exchange: the callback is in the ring now.
-            _kind = ContentKind.SentExternal;
-            _data = _owned;
-            _size = 0;
-            _more = false;
+            BecomeEmpty(ContentKind.SentExternal, ticket);
             return;
         }
 
@@ -148,11 +145,7 @@ public sealed unsafe partial class Message
                 break;
         }
 
-        _kind = ContentKind.Owned;
-        _data = _owned;
-        _size = 0;
-        _more = false;
-        _bucket = 0;
+        BecomeEmpty(ContentKind.Owned, bucket: 0);
     }
 
     /// <summary>
