@@ -23,9 +23,7 @@ public sealed unsafe partial class Message
         if (_kind == ContentKind.External && _freeCallback is { } callback)
         {
             _freeCallback = null;
-            var caches = ThreadCaches.Current;
-            var ring = caches.ReleaseRing ??= Core.PendingReleaseRing.CreateForCurrentThread();
-            int ticket = ring.Add(callback, (nint)_data, mayWait);
+            int ticket = Core.PendingReleaseRing.DeferOnCurrentThread(callback, (nint)_data, mayWait);
 
             // What ReleaseContent leaves, without its callback exchange: the callback is in the ring now.
             BecomeEmpty(ContentKind.SentExternal, ticket);
@@ -153,11 +151,7 @@ public sealed unsafe partial class Message
     /// <paramref name="ticket"/> (the write loop released the payload before Send returned); releasing the message on
     /// this thread runs it, as after a small zero-copy send.
     /// </summary>
-    internal void HoldDeferredRelease(int ticket)
-    {
-        _kind = ContentKind.SentExternal;
-        _bucket = ticket;
-    }
+    internal void HoldDeferredRelease(int ticket) => BecomeEmpty(ContentKind.SentExternal, ticket);
 
     /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
     internal static Message CreateUnpooledRent(MessagePool pool, int size)

@@ -59,6 +59,17 @@ internal sealed class PendingReleaseRing
         _nextTicket = Interlocked.Add(ref s_nextBase, 1 << 22);
     }
 
+    /// <summary>
+    /// Defers <paramref name="callback"/>(<paramref name="data"/>) in the calling thread's ring, created on first use;
+    /// for a send that must not run the callback itself. Returns the ticket a release on this thread takes back.
+    /// </summary>
+    public static int DeferOnCurrentThread(Action<nint> callback, nint data, bool mayWait)
+    {
+        var caches = Internal.ThreadCaches.Current;
+        var ring = caches.ReleaseRing ??= CreateForCurrentThread();
+        return ring.Add(callback, data, mayWait);
+    }
+
     /// <summary>A ring for the calling thread, registered with the timer.</summary>
     public static PendingReleaseRing CreateForCurrentThread()
     {
