@@ -63,6 +63,7 @@ internal sealed partial class ZmtpConnection
                 if (pipe.ReceiveHwm > 0 && inbound.QueuedMessages >= pipe.ReceiveHwm && pipe.TryPauseReader())
                 {
                     // RCVHWM reached: stop reading so TCP pushes back on the sender (RFC 28 §General behavior).
+                    AnnouncePublished();
                     await _readerSignal.WaitAsync().ConfigureAwait(true);
                     continue;
                 }
@@ -97,7 +98,7 @@ internal sealed partial class ZmtpConnection
                     space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
                 }
 
-                int read = await _transport.ReceiveAsync(space).ConfigureAwait(true);
+                int read = await ReceiveOrAnnounceAsync(space).ConfigureAwait(true);
                 if (read <= 0)
                 {
                     Close(DisconnectReason.ConnectionLost);
@@ -280,6 +281,7 @@ internal sealed partial class ZmtpConnection
         if (publishAt >= 0)
         {
             inbound.CommitAt(publishAt, messages);
+            _unannouncedBytes = 0;
             _socket.Signal.Notify();
         }
 

@@ -227,6 +227,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
 
         _closing = true;
         _reason = reason;
+        AnnouncePublished();
         _transport.Dispose();
         _writerSignal.Set();
         _readerSignal.Set();

@@ -38,6 +38,63 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public async Task LargeFrames_StreamAtReceiveHwmOne_AllDeliveredInOrder()
+    {
+        // A connection may wake the receiving thread once for several large messages; one that
+        // stops reading at RCVHWM must still wake it for what it holds, or this stream stalls.
+        var pull = Create(SocketType.Pull);
+        pull.SetOption(SocketOption.Rcvhwm, 1);
+        string endpoint = Bind(pull);
+        var push = Create(SocketType.Push);
+        push.Connect(endpoint);
+        const int count = 48;
+        var sender = Task.Run(() =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                Assert.True(push.Send(Bytes.Pattern(LargeFrame + i, i)));
+            }
+        });
+
+        for (int i = 0; i < count; i++)
+        {
+            byte[] received = pull.RecvBytes();
+            Assert.True(Bytes.Pattern(LargeFrame + i, i).AsSpan().SequenceEqual(received), $"message {i}");
+        }
+
+        await CompletesAsync(sender, "the sender finishes once every message is received");
+    }
+
+    [Fact]
+    public async Task LargeFrames_StreamReceivedThroughPoller_EveryMessageMakesItReadable()
+    {
+        var (pull, push) = Pair(SocketType.Pull, SocketType.Push);
+        const int count = 48;
+        var sender = Task.Run(() =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                Assert.True(push.Send(Bytes.Pattern(LargeFrame, i)));
+            }
+        });
+
+        using var poller = new Poller(1);
+        poller.Add(pull, PollEvents.In);
+        var buffer = new byte[LargeFrame];
+        for (int i = 0; i < count; i++)
+        {
+            Assert.Equal(1, poller.Poll(Timeout));
+            Assert.Equal(LargeFrame, pull.Recv(buffer, RecvFlags.DontWait));
+            Assert.True(Bytes.Pattern(LargeFrame, i).AsSpan().SequenceEqual(buffer), $"message {i}");
+        }
+
+        await CompletesAsync(sender, "the sender finishes once every message is received");
+    }
+
+    /// <summary>Above the size from which a connection reads a frame into a buffer of its own.</summary>
+    private const int LargeFrame = 64 * 1024;
+
+    [Fact]
     public void Recv_BufferSmallerThanFrame_TruncatesAndReturnsFullSize()
     {
         var (a, b) = Pair(SocketType.Pair, SocketType.Pair);
