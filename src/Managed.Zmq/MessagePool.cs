@@ -43,9 +43,9 @@ public sealed class MessagePool
     /// <summary>Level 2, one bucket per size class.</summary>
     private readonly MessagePoolBucket[] _buckets;
 
+    // Every rent is a hit or a miss, so hits are counted as rents minus misses: one interlocked add less per rent.
     private long _rents;
     private long _returns;
-    private long _hits;
     private long _misses;
     private long _rejects;
 
@@ -106,13 +106,14 @@ public sealed class MessagePool
     /// <returns>The snapshot.</returns>
     public PoolStatistics GetStatistics()
     {
-        // Returns are read before rents: a buffer is always counted as rented before it is counted as returned, so
-        // this order can never show a negative outstanding count.
+        // Returns and misses are read before rents: a buffer is always counted as rented before it is counted as
+        // returned or missed, so this order can never show a negative outstanding or hit count (a rent still in
+        // progress may count as a hit for the moment).
         long returns = Interlocked.Read(ref _returns);
         long rejects = Interlocked.Read(ref _rejects);
-        long hits = Interlocked.Read(ref _hits);
         long misses = Interlocked.Read(ref _misses);
         long rents = Interlocked.Read(ref _rents);
+        long hits = rents - misses;
         return new PoolStatistics
         {
             TotalRents = rents,
@@ -343,11 +344,7 @@ public sealed class MessagePool
     {
         Interlocked.Increment(ref _rents);
         bucket = GetBucketIndex(size);
-        if (GetOrCreateThreadCache(ThreadCaches.Current).TryPop(bucket, out nint buffer) || _buckets[bucket].TryPop(out buffer))
-        {
-            Interlocked.Increment(ref _hits);
-        }
-        else
+        if (!GetOrCreateThreadCache(ThreadCaches.Current).TryPop(bucket, out nint buffer) && !_buckets[bucket].TryPop(out buffer))
         {
             Interlocked.Increment(ref _misses);
             buffer = AllocateBuffer(bucket);
@@ -369,11 +366,7 @@ public sealed class MessagePool
         int index = GetBucketIndex(size);
         nint buffer;
         ThreadCaches caches = ThreadCaches.Current;
-        if (GetOrCreateThreadCache(caches).TryPop(index, out buffer) || _buckets[index].TryPop(out buffer))
-        {
-            Interlocked.Increment(ref _hits);
-        }
-        else
+        if (!GetOrCreateThreadCache(caches).TryPop(index, out buffer) && !_buckets[index].TryPop(out buffer))
         {
             Interlocked.Increment(ref _misses);
             buffer = AllocateBuffer(index);
