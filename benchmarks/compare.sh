@@ -55,6 +55,8 @@ SCENARIOS=(
   "tcp-router-thr-64B         router_thr tcp       64    4000000  ours    ours"
   "ipc-thr-64B                thr        ipc       64    4000000  ours    ours"
   "ipc-thr-1KiB               thr        ipc       1024  1000000  ours    ours"
+  "ipc-thr-1KiB-libzmq>ours   thr        ipc       1024  1000000  ours    libzmq"
+  "ipc-thr-1KiB-ours>libzmq   thr        ipc       1024  1000000  libzmq  ours"
   "ipc-thr-64KiB              thr        ipc       65536 40000    ours    ours"
   "ipc-lat-64B                lat        ipc       64    20000    ours    ours"
   "inproc-thr-64B             thr        inproc    64    10000000 ours    -"
