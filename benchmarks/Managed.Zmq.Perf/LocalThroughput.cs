@@ -35,6 +35,7 @@ internal static class LocalThroughput
         }
 
         long start = PerfClock.Start();
+        var gc = PerfGc.Start();
         for (int i = 1; i != a.Count; i++)
         {
             if (Receive() != a.MessageSize)
@@ -44,6 +45,7 @@ internal static class LocalThroughput
         }
 
         long elapsed = PerfClock.ElapsedMicroseconds(start);
+        gc.Report(a.Count - 1);
         PerfReport.PrintThroughput(a.MessageSize, a.Count, PerfReport.Throughput(a.Count, elapsed));
         return 0;
     }

@@ -22,7 +22,9 @@ internal static class RemoteThroughput
         PerfCurve.Client(push);
         push.Connect(a.Endpoint);
 
+        var gc = PerfGc.Start();
         PerfBuffer.SendAll(push, a.MessageSize, a.Count);
+        gc.Report(a.Count);
         return 0;
     }
 }
