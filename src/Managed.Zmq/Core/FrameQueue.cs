@@ -21,6 +21,13 @@ internal sealed class FrameQueue
     public const int InitialSegmentSize = 1024;
     public const int MaxSegmentSize = 64 * 1024;
 
+    /// <summary>
+    /// The one size of segment for requests above <see cref="MaxSegmentSize"/> (a busy connection's large
+    /// receives) up to this size: one size, so that spares always fit the next request and a stream of them
+    /// allocates nothing (ArrayPool would round each odd size up to the next power of two anyway).
+    /// </summary>
+    public const int LargeSegmentSize = 256 * 1024;
+
     /// <summary>Largest buffer kept as a spare: big enough for large messages to cycle without allocating, small enough not to hoard memory.</summary>
     public const int MaxSpareSize = 4 * 1024 * 1024;
 
@@ -89,6 +96,10 @@ internal sealed class FrameQueue
 
         int carried = _writeOffset - carryFrom;
         int size = Math.Max(Math.Min(_tail.Buffer.Length * 2, MaxSegmentSize), carried + freeBytes);
+        if (size is > MaxSegmentSize and < LargeSegmentSize)
+        {
+            size = LargeSegmentSize;
+        }
         var next = TakeSpare(size, _tail.BaseOffset + carryFrom)
             ?? new FrameSegment(ArrayPool<byte>.Shared.Rent(size), _tail.BaseOffset + carryFrom);
         if (carried > 0)

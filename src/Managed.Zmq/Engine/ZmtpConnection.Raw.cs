@@ -46,7 +46,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 // Room for a long frame header in front of whatever arrives.
-                inbound.EnsureSpace(ReceiveSpace + ZmtpFrame.MaxHeaderLength, inbound.WriteOffset);
+                inbound.EnsureSpace(MinReceiveSpace + ZmtpFrame.MaxHeaderLength, inbound.WriteOffset);
                 int headerAt = inbound.WriteOffset;
                 var memory = inbound.WriteBuffer.AsMemory(headerAt + ZmtpFrame.MaxHeaderLength);
                 int read = await _transport.ReceiveAsync(memory).ConfigureAwait(true);

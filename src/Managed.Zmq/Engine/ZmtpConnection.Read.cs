@@ -6,8 +6,21 @@ namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>Free space asked of the inbound queue before each receive: many frames per system call.</summary>
-    private const int ReceiveSpace = 16 * 1024;
+    /// <summary>Least free space asked of the inbound queue before each receive: many frames per system call.</summary>
+    private const int MinReceiveSpace = 16 * 1024;
+
+    /// <summary>
+    /// Most free space asked for: what a busy stream grows to (see <see cref="_receiveSpace"/>). With what a
+    /// partial frame carries over it still fits one <see cref="FrameQueue.LargeSegmentSize"/> segment.
+    /// </summary>
+    private const int MaxReceiveSpace = 192 * 1024;
+
+    /// <summary>
+    /// Free space asked for before the next receive. It doubles while receives come back full (the kernel held
+    /// more than we asked for: a stream is running ahead of us) and halves while they come back mostly empty, so
+    /// a busy stream is read in large batches and an idle or request-reply connection keeps a small buffer.
+    /// </summary>
+    private int _receiveSpace = MinReceiveSpace;
 
     /// <summary>Frames larger than this cannot be held in one array and end the connection.</summary>
     private const long LargestFrame = int.MaxValue - 1024;
@@ -88,13 +101,15 @@ internal sealed partial class ZmtpConnection
                     continue;
                 }
 
-                _parseOffset = inbound.EnsureSpace(Math.Max(ReceiveSpace, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
+                // Large frames tend to come in streams: a full-size read right after one would take most of
+                // the next one's body into the queue, only to copy it into that frame's own buffer.
+                bool shortened = _followsLargeFrame;
+                _followsLargeFrame = false;
+                int wanted = shortened ? ReadAfterLargeFrame : _receiveSpace;
+                _parseOffset = inbound.EnsureSpace(Math.Max(wanted, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
                 var space = inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
-                if (_followsLargeFrame)
+                if (shortened)
                 {
-                    // Large frames tend to come in streams: a full-size read here would take most of the
-                    // next one's body into the queue, only to copy it into that frame's own buffer.
-                    _followsLargeFrame = false;
                     space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
                 }
 
@@ -106,6 +121,11 @@ internal sealed partial class ZmtpConnection
                 }
 
                 inbound.Advance(read);
+                if (!shortened)
+                {
+                    AdaptReceiveSpace(read, space.Length);
+                }
+
                 OnTrafficReceived();
                 if (!ParseReceived(pipe))
                 {
@@ -120,12 +140,24 @@ internal sealed partial class ZmtpConnection
         }
     }
 
+    private void AdaptReceiveSpace(int read, int asked)
+    {
+        if (read == asked)
+        {
+            _receiveSpace = Math.Min(_receiveSpace * 2, MaxReceiveSpace);
+        }
+        else if (read < _receiveSpace / 4)
+        {
+            _receiveSpace = Math.Max(_receiveSpace / 2, MinReceiveSpace);
+        }
+    }
+
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
     /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time cost ~128 B a message.</remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
     {
-        EnsureCipherSpace(Math.Max(ReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
+        EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
         int read = await _transport.ReceiveAsync(_cipherIn.AsMemory(_cipherEnd)).ConfigureAwait(true);
         if (read <= 0)
         {
@@ -204,7 +236,7 @@ internal sealed partial class ZmtpConnection
 
     private void EnsureCipherSpace(int freeBytes)
     {
-        _cipherIn ??= new byte[Math.Max(ReceiveSpace * 4, freeBytes)];
+        _cipherIn ??= new byte[Math.Max(MinReceiveSpace * 4, freeBytes)];
         if (_cipherIn.Length - _cipherEnd >= freeBytes)
         {
             return;

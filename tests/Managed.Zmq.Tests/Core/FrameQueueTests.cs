@@ -277,6 +277,76 @@ public sealed class FrameQueueTests
         Assert.True(queue.WriteBuffer.Length - queue.WriteOffset >= FrameQueue.MaxSegmentSize * 3);
     }
 
+    [Theory]
+    [InlineData(FrameQueue.MaxSegmentSize + 1)]
+    [InlineData(128 * 1024)]
+    [InlineData(FrameQueue.LargeSegmentSize - 100)]
+    public void EnsureSpace_AboveMaxSegmentUpToLargeSize_TakesOneLargeSegment(int freeBytes)
+    {
+        var queue = new FrameQueue();
+        WriteMessage(queue, Body(1, 10));
+
+        queue.EnsureSpace(freeBytes, queue.WriteOffset);
+
+        Assert.Equal(FrameQueue.LargeSegmentSize, queue.WriteBuffer.Length);
+    }
+
+    [Fact]
+    public void EnsureSpace_StreamOfLargeReceives_ReusesSpareSegmentsWithoutAllocating()
+    {
+        // A busy connection asks for a large receive before each read; with one segment size for
+        // such requests, the segments the consumer finished with come back as spares that fit.
+        var queue = new FrameQueue();
+        var frame = new byte[ZmtpFrame.GetHeaderLength(1024) + 1024];
+        ZmtpFrame.WriteHeader(frame, 1024, ZmtpFrameFlags.None);
+        const int framesPerReceive = 180;
+
+        // Checks count mismatches instead of asserting inside the measured loop: xUnit's asserts allocate.
+        int mismatches = 0;
+        void ReceiveAndConsumeOnce()
+        {
+            if (queue.EnsureSpace(192 * 1024, queue.WriteOffset) != queue.WriteOffset)
+            {
+                mismatches++;
+            }
+
+            for (int i = 0; i < framesPerReceive; i++)
+            {
+                frame.CopyTo(queue.WriteBuffer.AsSpan(queue.WriteOffset));
+                queue.Advance(frame.Length);
+            }
+
+            queue.CommitAt(queue.WriteOffset, framesPerReceive);
+            int consumed = 0;
+            for (var span = queue.Peek(); !span.IsEmpty; span = queue.Peek())
+            {
+                queue.Consume(span.Length);
+                consumed += span.Length;
+            }
+
+            if (consumed != framesPerReceive * frame.Length)
+            {
+                mismatches++;
+            }
+
+            queue.MessagesConsumed(framesPerReceive);
+        }
+
+        for (int i = 0; i < 8; i++)
+        {
+            ReceiveAndConsumeOnce();
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            ReceiveAndConsumeOnce();
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(0, mismatches);
+    }
+
     // ------------------------------------------------------------------ message counting
 
     [Fact]
