@@ -11,12 +11,8 @@ internal sealed class NetMqPair : IDisposable
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMilliseconds(Bench.TimeoutMilliseconds);
 
-    private readonly SemaphoreSlim _go = new(0);
-    private readonly Thread _thread;
+    private readonly BatchSender _sender;
     private readonly byte[] _payload;
-    private volatile bool _stopping;
-    private volatile Exception? _error;
-    private int _count;
 
     public NetMqPair(int size)
     {
@@ -35,56 +31,21 @@ internal sealed class NetMqPair : IDisposable
             throw new InvalidOperationException("NetMQ pair did not connect");
         }
 
-        _thread = new Thread(SenderLoop) { IsBackground = true, Name = "netmq-sender" };
-        _thread.Start();
+        _sender = new BatchSender("netmq-sender", SendMessages);
     }
 
     public PullSocket Receiver { get; }
 
     public PushSocket Sender { get; }
 
-    public void SendBatch(int count = Bench.MessagesPerOperation)
-    {
-        if (_error is { } error)
-        {
-            throw new InvalidOperationException("sender thread failed: " + error.Message, error);
-        }
-
-        Volatile.Write(ref _count, count);
-        _go.Release();
-    }
+    public void SendBatch(int count = Bench.MessagesPerOperation) => _sender.Request(count);
 
     public void Dispose()
     {
-        _stopping = true;
-        _go.Release();
-        _thread.Join(Bench.TimeoutMilliseconds);
+        _sender.Dispose();
         Sender.Dispose();
         Receiver.Dispose();
-        _go.Dispose();
         NetMQConfig.Cleanup(block: false);
-    }
-
-    private void SenderLoop()
-    {
-        while (true)
-        {
-            _go.Wait();
-            if (_stopping)
-            {
-                return;
-            }
-
-            try
-            {
-                SendMessages(Volatile.Read(ref _count));
-            }
-            catch (Exception ex)
-            {
-                _error = ex;
-                return;
-            }
-        }
     }
 
     /// <summary>

@@ -12,12 +12,7 @@ internal sealed class SocketPair : IDisposable
     public static readonly byte[] ReceiverId = "receiver"u8.ToArray();
     public static readonly byte[] SenderId = "sender"u8.ToArray();
 
-    private readonly SemaphoreSlim _go = new(0);
-    private Action<Socket, int>? _batch;
-    private Thread? _thread;
-    private volatile bool _stopping;
-    private volatile Exception? _error;
-    private int _count;
+    private BatchSender? _sender;
     private string? _ipcPath;
 
     public SocketPair(Pattern pattern, Transport transport)
@@ -59,59 +54,20 @@ internal sealed class SocketPair : IDisposable
     public Socket Receiver { get; }
 
     /// <summary>Starts the sender thread; <paramref name="batch"/>(sender, count) sends count messages.</summary>
-    public void Start(Action<Socket, int> batch)
-    {
-        _batch = batch;
-        _thread = new Thread(SenderLoop) { IsBackground = true, Name = "bench-sender" };
-        _thread.Start();
-    }
+    public void Start(Action<Socket, int> batch) => _sender = new BatchSender("bench-sender", count => batch(Sender, count));
 
     /// <summary>Lets the sender thread send <paramref name="count"/> messages.</summary>
-    public void SendBatch(int count = Bench.MessagesPerOperation)
-    {
-        if (_error is { } error)
-        {
-            throw new InvalidOperationException("sender thread failed: " + error.Message, error);
-        }
-
-        Volatile.Write(ref _count, count);
-        _go.Release();
-    }
+    public void SendBatch(int count = Bench.MessagesPerOperation) => _sender!.Request(count);
 
     public void Dispose()
     {
-        _stopping = true;
-        _go.Release();
-        _thread?.Join(Bench.TimeoutMilliseconds);
+        _sender?.Dispose();
         Sender.Dispose();
         Receiver.Dispose();
         Context.Dispose();
-        _go.Dispose();
         if (_ipcPath is not null)
         {
             File.Delete(_ipcPath);
-        }
-    }
-
-    private void SenderLoop()
-    {
-        while (true)
-        {
-            _go.Wait();
-            if (_stopping)
-            {
-                return;
-            }
-
-            try
-            {
-                _batch!(Sender, Volatile.Read(ref _count));
-            }
-            catch (Exception ex)
-            {
-                _error = ex;
-                return;
-            }
         }
     }
 
