@@ -132,9 +132,15 @@ internal sealed partial class ZmtpConnection
     {
         if (_unannouncedBytes != 0)
         {
-            _unannouncedBytes = 0;
-            _socket.Signal.Notify();
+            AnnounceAll();
         }
+    }
+
+    /// <summary>Wakes the receiving thread (and pollers) for everything published so far.</summary>
+    private void AnnounceAll()
+    {
+        _unannouncedBytes = 0;
+        _socket.Signal.Notify();
     }
 
     private static unsafe OutboundPayload RentFrameBuffer(int length)

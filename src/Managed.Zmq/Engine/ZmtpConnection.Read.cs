@@ -103,9 +103,11 @@ internal sealed partial class ZmtpConnection
 
                 // Large frames tend to come in streams: a full-size read right after one would take most of
                 // the next one's body into the queue, only to copy it into that frame's own buffer.
+                // A frame too big for a grown receive (only when MAXMSGSIZE lets one through) asks for what it
+                // still lacks: a grown request on top would copy the whole partial frame into a new segment.
                 bool shortened = _followsLargeFrame;
                 _followsLargeFrame = false;
-                int wanted = shortened ? ReadAfterLargeFrame : _receiveSpace;
+                int wanted = shortened ? ReadAfterLargeFrame : _pendingFrameBytes > MaxReceiveSpace ? MinReceiveSpace : _receiveSpace;
                 _parseOffset = inbound.EnsureSpace(Math.Max(wanted, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
                 var space = inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
                 if (shortened)
@@ -138,8 +140,14 @@ internal sealed partial class ZmtpConnection
         {
             Close(DisconnectReason.ConnectionLost);
         }
+        finally
+        {
+            // Whatever ends the loop, an engine bug included, messages already published must reach the receiver.
+            AnnouncePublished();
+        }
     }
 
+    /// <summary>Grows or shrinks <see cref="_receiveSpace"/> from how much of the <paramref name="asked"/> bytes a receive got.</summary>
     private void AdaptReceiveSpace(int read, int asked)
     {
         if (read == asked)
@@ -313,8 +321,7 @@ internal sealed partial class ZmtpConnection
         if (publishAt >= 0)
         {
             inbound.CommitAt(publishAt, messages);
-            _unannouncedBytes = 0;
-            _socket.Signal.Notify();
+            AnnounceAll();
         }
 
         return true;
