@@ -51,6 +51,43 @@ public sealed class LargeFrameWireTests
     }
 
     [Theory]
+    [InlineData(10)]
+    [InlineData(600)]
+    public void Send_ZeroCopyBodyQueuedAfterSmallFrames_ExactZmtpOctets(int envelopeSize)
+    {
+        // Queued before the handshake, so the write loop finds small frames (a whole message, then an
+        // envelope, short or long) in front of a zero-copy body, whose header it must write itself.
+        using var listener = new RawListener();
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push);
+        push.SetOption(SocketOption.Linger, 0);
+        push.Connect(listener.Endpoint);
+
+        byte[] whole = Pattern(3, 5);
+        byte[] envelope = Pattern(envelopeSize, 6);
+        byte[] external = Pattern(50_000, 7);
+        nint memory = Marshal.AllocHGlobal(external.Length);
+        Marshal.Copy(external, 0, memory, external.Length);
+        push.Send(whole, SendFlags.None);
+        push.Send(envelope, SendFlags.SendMore);
+        push.Send(Array.Empty<byte>(), SendFlags.SendMore);
+        using (var message = new Message(memory, external.Length, Marshal.FreeHGlobal))
+        {
+            push.Send(message, SendFlags.None);
+        }
+
+        push.Send(whole, SendFlags.None);
+
+        using var peer = listener.Accept();
+        peer.CompleteNullHandshake("PULL");
+        AssertFrame(peer, 0, whole);
+        AssertFrame(peer, envelopeSize > 255 ? (byte)(ZmtpBytes.FlagLong | ZmtpBytes.FlagMore) : ZmtpBytes.FlagMore, envelope);
+        AssertFrame(peer, ZmtpBytes.FlagMore, []);
+        AssertFrame(peer, ZmtpBytes.FlagLong, external);
+        AssertFrame(peer, 0, whole);
+    }
+
+    [Theory]
     [InlineData(3)]
     [InlineData(7)]
     [InlineData(1000)]
