@@ -344,10 +344,17 @@ public sealed class MessagePool
     {
         Interlocked.Increment(ref _rents);
         bucket = GetBucketIndex(size);
-        if (!GetOrCreateThreadCache(ThreadCaches.Current).TryPop(bucket, out nint buffer) && !_buckets[bucket].TryPop(out buffer))
+        return TakeBuffer(bucket, ThreadCaches.Current);
+    }
+
+    /// <summary>A buffer of bucket <paramref name="index"/>: from the thread's cache, else level 2, else a new one (a miss).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private nint TakeBuffer(int index, ThreadCaches caches)
+    {
+        if (!GetOrCreateThreadCache(caches).TryPop(index, out nint buffer) && !_buckets[index].TryPop(out buffer))
         {
             Interlocked.Increment(ref _misses);
-            buffer = AllocateBuffer(bucket);
+            buffer = AllocateBuffer(index);
         }
 
         LeakTracker?.Rented(buffer);
@@ -364,16 +371,8 @@ public sealed class MessagePool
         }
 
         int index = GetBucketIndex(size);
-        nint buffer;
         ThreadCaches caches = ThreadCaches.Current;
-        if (!GetOrCreateThreadCache(caches).TryPop(index, out buffer) && !_buckets[index].TryPop(out buffer))
-        {
-            Interlocked.Increment(ref _misses);
-            buffer = AllocateBuffer(index);
-        }
-
-        LeakTracker?.Rented(buffer);
-        return new Message(this, index, buffer, size, caches);
+        return new Message(this, index, TakeBuffer(index, caches), size, caches);
     }
 
     private MessagePoolThreadCache? TryGetThreadCache()
