@@ -29,4 +29,17 @@ internal static class Bench
 
     /// <summary>A receive that blocks this long means the run is broken, not slow.</summary>
     public const int TimeoutMilliseconds = 30_000;
+
+    /// <summary>
+    /// A suite's parameter values: <paramref name="all"/>, or the comma-separated values of the environment
+    /// variable <paramref name="variable"/> when it is set. BenchmarkDotNet's case processes inherit the
+    /// environment, so host and cases agree.
+    /// </summary>
+    public static IEnumerable<T> Selection<T>(string variable, T[] all, Func<string, T> parse)
+    {
+        string? chosen = Environment.GetEnvironmentVariable(variable);
+        return string.IsNullOrWhiteSpace(chosen)
+            ? all
+            : chosen.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(parse).ToArray();
+    }
 }

@@ -49,11 +49,19 @@ public class BufferStrategyBenchmarks
     [Params(Pattern.PushPull, Pattern.RouterRouter)]
     public Pattern Pattern { get; set; }
 
-    [Params(BufferStrategy.ByteArray, BufferStrategy.ArrayPool, BufferStrategy.Message, BufferStrategy.MessageZeroCopy, BufferStrategy.MessagePool)]
+    [ParamsSource(nameof(Strategies))]
     public BufferStrategy Strategy { get; set; }
 
-    [Params(64, 512, 1024, 65536, 131072, 262144)]
+    [ParamsSource(nameof(Sizes))]
     public int Size { get; set; }
+
+    /// <summary>Every strategy, or those named in BUFFER_STRATEGIES (comma-separated), for a focused many-launch run.</summary>
+    public static IEnumerable<BufferStrategy> Strategies =>
+        Bench.Selection("BUFFER_STRATEGIES", Enum.GetValues<BufferStrategy>(), Enum.Parse<BufferStrategy>);
+
+    /// <summary>The six sizes, or those listed in BUFFER_SIZES (comma-separated bytes).</summary>
+    public static IEnumerable<int> Sizes =>
+        Bench.Selection("BUFFER_SIZES", [64, 512, 1024, 65536, 131072, 262144], int.Parse);
 
     [GlobalSetup]
     public void Setup()
