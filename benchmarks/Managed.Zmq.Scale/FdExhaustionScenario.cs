@@ -52,11 +52,17 @@ internal sealed class FdExhaustionScenario(ScaleOptions options, Results results
 
             var cpuBefore = server.CpuTime();
             var hold = Stopwatch.StartNew();
-            bool aliveThroughout = true;
-            while (hold.Elapsed < Options.FdHold)
+            bool aliveThroughout;
+            long peak;
+            await using (var sampler = new RssSampler(server))
             {
-                aliveThroughout &= server.Alive;
-                await Task.Delay(ScaleConstants.SampleInterval, cancel).ConfigureAwait(false);
+                while (hold.Elapsed < Options.FdHold && server.Alive)
+                {
+                    await Task.Delay(ScaleConstants.SampleInterval, cancel).ConfigureAwait(false);
+                }
+
+                aliveThroughout = server.Alive;
+                peak = sampler.Peak;
             }
 
             var cpuAfter = server.CpuTime();
@@ -65,6 +71,8 @@ internal sealed class FdExhaustionScenario(ScaleOptions options, Results results
             {
                 Set(section, "server CPU while held (% of one core)", kind, Cell.Percent(100 * (b - a).TotalSeconds / hold.Elapsed.TotalSeconds));
             }
+
+            Set(section, "server RSS peak while held", kind, Cell.Bytes(peak));
         }
         finally
         {

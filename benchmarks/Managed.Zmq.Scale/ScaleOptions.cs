@@ -51,7 +51,7 @@ internal sealed class ScaleOptions
     /// <summary>Plain TCP connects in the fd flood (default: the limit plus 1,024).</summary>
     public int FdFlood { get; private set; } = 256 + 1_024;
 
-    public TimeSpan FdHold { get; private set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan FdHold { get; private set; } = TimeSpan.FromSeconds(10);
 
     public long CommandFloodBytes { get; private set; } = 2L << 30;
 
@@ -72,7 +72,7 @@ internal sealed class ScaleOptions
             options.IdleCounts = [0, 200, 1_000];
             options.CurveIdle = 1_000;
             options.RoundTripWindow = TimeSpan.FromSeconds(1);
-            options.ChurnPeriod = TimeSpan.FromSeconds(1.5);
+            options.ChurnPeriod = TimeSpan.FromSeconds(1);
             options.ChurnWorkers = 4;
             options.PubSubscriptions = [20_000];
             options.XpubSubscriptions = 20_000;
@@ -81,7 +81,7 @@ internal sealed class ScaleOptions
             options.CurveFloodDuration = TimeSpan.FromSeconds(2);
             options.CurveFloodConnections = 8;
             options.FdFlood = 256 + 128;
-            options.FdHold = TimeSpan.FromSeconds(1.5);
+            options.FdHold = TimeSpan.FromSeconds(2);
             options.CommandFloodBytes = 128L << 20;
             options.CommandFloodTimeout = TimeSpan.FromSeconds(10);
             options.HeartbeatMessages = 2_000;

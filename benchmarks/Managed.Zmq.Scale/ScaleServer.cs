@@ -157,8 +157,9 @@ internal static class ScaleServer
 
             bool intact = frames.Count == 3 && frames[0].StartsWith("f0-", StringComparison.Ordinal)
                 && frames[1] == "f1-" + frames[0][3..] && frames[2] == "f2-" + frames[0][3..];
-            Bump("received", 1);
+            // The outcome first: a reader that sees "received" reach N then sees all N outcomes.
             Bump(intact ? "intact" : "broken", 1);
+            Bump("received", 1);
         }
     }
 

@@ -56,7 +56,7 @@ internal sealed class SubscriptionFloodScenario(ScaleOptions options, Results re
 
         var writeTime = clock.Elapsed;
         Set(section, "all subscriptions written in", kind, written
-            ? Cell.Seconds(writeTime.TotalSeconds)
+            ? Cell.Millis(writeTime.TotalMilliseconds)
             : Failure(server, $"not accepted within {Options.StallCap.TotalSeconds:N0} s"));
 
         // Keep measuring for the settle time; a gap still open then is followed until a tick ends it or the cap.
@@ -73,7 +73,7 @@ internal sealed class SubscriptionFloodScenario(ScaleOptions options, Results re
         Set(section, "longest delivery gap", kind, gap);
         if (mode == "xpub" && await server.StatsAsync().ConfigureAwait(false) is { } stats)
         {
-            Set(section, "subscriptions the application read", kind, Cell.Count(stats.GetValueOrDefault("subscriptions")));
+            Set(section, "subscriptions the application read (with the subscriber's own)", kind, Cell.Count(stats.GetValueOrDefault("subscriptions")));
         }
 
         Set(section, "server RSS after", kind, Cell.Bytes(server.Rss()));

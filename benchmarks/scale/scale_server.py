@@ -124,8 +124,10 @@ def main():
             if len(body) == 3 and body[0].startswith(b"f0-"):
                 n = body[0][3:]
                 ok = body[1] == b"f1-" + n and body[2] == b"f2-" + n
-            bump("received")
-            bump("intact" if ok else "broken")
+            with stats_lock:
+                key = "intact" if ok else "broken"
+                stats[key] = stats.get(key, 0) + 1
+                stats["received"] = stats.get("received", 0) + 1
 
 
 if __name__ == "__main__":
