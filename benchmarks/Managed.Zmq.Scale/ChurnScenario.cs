@@ -82,7 +82,7 @@ internal sealed class ChurnScenario(ScaleOptions options, Results results) : Sce
 
             if (afterFirst is { } first)
             {
-                Set(section, "growth over period 2 (after GC)", kind, new Cell(rss - first, string.Format(CultureInfo.InvariantCulture, "{0:+0.0;-0.0} MB", (rss - first) / 1e6)));
+                Set(section, "growth over period 2 (after GC)", kind, Cell.Growth(rss - first));
             }
 
             afterFirst = rss;

@@ -75,7 +75,7 @@ internal static partial class Program
         string header = string.Format(CultureInfo.InvariantCulture,
             "## Scale and attack scenarios ({0} mode), {1:yyyy-MM-dd HH:mm} UTC, {2} cores, driver {3}; took {4:N0} s",
             options.Quick ? "quick" : "full", DateTime.UtcNow, Environment.ProcessorCount, limits, total.Elapsed.TotalSeconds);
-        Console.WriteLine(results.ToMarkdown(options, header));
+        Console.WriteLine(results.ToMarkdown(options, header, Acceptance.Judge(options, results)));
         return 0;
     }
 

@@ -4,7 +4,7 @@ using System.Text;
 namespace Managed.Zmq.Scale;
 
 /// <summary>One measurement: a number when there is one (for the ratio), and how to show it.</summary>
-internal readonly record struct Cell(double? Value, string Text)
+internal readonly record struct Cell(double? Value, string Text, bool Comparable = true)
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
@@ -20,6 +20,9 @@ internal readonly record struct Cell(double? Value, string Text)
     public static Cell Count(long n) => new(n, n.ToString("N0", Invariant));
 
     public static Cell Percent(double p) => new(p, string.Format(Invariant, "{0:N0} %", p));
+
+    /// <summary>A change in bytes: shown signed, never divided (a ratio to a near-zero growth means nothing).</summary>
+    public static Cell Growth(double bytes) => new(bytes, string.Format(Invariant, "{0:+0.0;-0.0} MB", bytes / 1e6), Comparable: false);
 
     public static Cell Fail(string text) => new(null, "**" + text + "**");
 
@@ -59,9 +62,27 @@ internal sealed class Results
         Console.Error.WriteLine($"  note: {text}");
     }
 
+    /// <summary>The cell of the first row whose scenario starts with <paramref name="scenarioPrefix"/> and whose measure is <paramref name="measure"/>.</summary>
+    public Cell? Find(string scenarioPrefix, string measure, ServerKind kind)
+    {
+        lock (_lock)
+        {
+            foreach (var (scenario, m) in _rows)
+            {
+                if (scenario.StartsWith(scenarioPrefix, StringComparison.Ordinal) && m == measure
+                    && _cells.TryGetValue((scenario, m, kind), out var cell))
+                {
+                    return cell;
+                }
+            }
+        }
+
+        return null;
+    }
+
     public static string Name(ServerKind kind) => kind == ServerKind.Managed ? "Managed.Zmq" : $"libzmq {NativeSocket.Version}";
 
-    public string ToMarkdown(ScaleOptions options, string header)
+    public string ToMarkdown(ScaleOptions options, string header, IEnumerable<string> acceptance)
     {
         var text = new StringBuilder();
         text.AppendLine(header);
@@ -75,11 +96,23 @@ internal sealed class Results
             {
                 var managed = Get(scenario, measure, ServerKind.Managed, options);
                 var libzmq = Get(scenario, measure, ServerKind.Libzmq, options);
-                string ratio = managed.Value is { } m && libzmq.Value is { } l && l != 0
+                string ratio = managed.Value is { } m && libzmq.Value is { } l && l != 0 && managed.Comparable
                     ? string.Format(CultureInfo.InvariantCulture, "{0:0.00}×", m / l)
                     : "";
                 text.AppendLine(CultureInfo.InvariantCulture, $"| {(scenario == last ? "" : scenario)} | {measure} | {managed.Text} | {libzmq.Text} | {ratio} |");
                 last = scenario;
+            }
+
+            var checks = acceptance.ToList();
+            if (checks.Count > 0)
+            {
+                text.AppendLine();
+                text.AppendLine("Issue 25's acceptance, on the Managed.Zmq column of this run (at this run's sizes):");
+                text.AppendLine();
+                foreach (string check in checks)
+                {
+                    text.AppendLine("- " + check);
+                }
             }
 
             if (_notes.Count > 0)

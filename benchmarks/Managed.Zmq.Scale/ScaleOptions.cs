@@ -84,7 +84,7 @@ internal sealed class ScaleOptions
             options.FdHold = TimeSpan.FromSeconds(2);
             options.CommandFloodBytes = 128L << 20;
             options.CommandFloodTimeout = TimeSpan.FromSeconds(10);
-            options.HeartbeatMessages = 2_000;
+            options.HeartbeatMessages = 5_000;
         }
 
         bool fdFloodGiven = false;

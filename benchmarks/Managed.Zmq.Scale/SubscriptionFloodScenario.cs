@@ -27,7 +27,7 @@ internal sealed class SubscriptionFloodScenario(ScaleOptions options, Results re
 
     private async Task RunOneAsync(ServerKind kind, string mode, int count, CancellationToken cancel)
     {
-        string section = string.Format(CultureInfo.InvariantCulture, "{0:N0} distinct subscriptions to a {1}", count, mode.ToUpperInvariant());
+        string section = string.Format(CultureInfo.InvariantCulture, "{0:N0} distinct subscriptions to {1}", count, mode == "pub" ? "a PUB" : "an XPUB");
         await using var server = await ServerProcess.StartAsync(Options, kind, mode).ConfigureAwait(false);
         using var watcher = new TickWatcher(server.Port);
         if (!watcher.WaitFirstTick(ScaleConstants.StepTimeout))
