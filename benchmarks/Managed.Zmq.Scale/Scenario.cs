@@ -127,6 +127,37 @@ internal abstract class Scenario
         return failures;
     }
 
+    /// <summary>How many of <paramref name="sockets"/> the server has not closed: what it sent is drained, then a readable socket with nothing to read has seen EOF (or a reset).</summary>
+    protected static int CountOpen(List<System.Net.Sockets.Socket> sockets)
+    {
+        var sink = new byte[4096];
+        int open = 0;
+        lock (sockets)
+        {
+            foreach (var socket in sockets)
+            {
+                try
+                {
+                    while (socket.Available > 0)
+                    {
+                        socket.Receive(sink);
+                    }
+
+                    if (!socket.Poll(0, System.Net.Sockets.SelectMode.SelectRead))
+                    {
+                        open++;
+                    }
+                }
+                catch (System.Net.Sockets.SocketException)
+                {
+                    // Reset by the server: closed.
+                }
+            }
+        }
+
+        return open;
+    }
+
     protected static void CloseAll(List<System.Net.Sockets.Socket> sockets)
     {
         lock (sockets)
