@@ -6,7 +6,8 @@ namespace Managed.Zmq.Scale;
 /// <summary>
 /// A libzmq DEALER with HEARTBEAT_IVL 1 ms sends three-frame messages to the server's ROUTER,
 /// so PINGs fall between the frames of a message; the server counts the messages that arrive
-/// intact (exactly f0-N, f1-N, f2-N) and the ones that do not.
+/// intact (exactly f0-N, f1-N, f2-N) and the ones that do not. HEARTBEAT_TIMEOUT is set to the
+/// step timeout, so a late PONG on a busy machine does not drop the connection (and its queue).
 /// </summary>
 internal sealed class HeartbeatScenario(ScaleOptions options, Results results) : Scenario(options, results)
 {

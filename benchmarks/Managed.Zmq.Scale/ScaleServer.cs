@@ -74,7 +74,6 @@ internal static class ScaleServer
 
         new Thread(Control) { IsBackground = true, Name = "scale control" }.Start();
         Say($"ready {port}");
-        GC.KeepAlive(auth);
 
         switch (mode)
         {
@@ -85,6 +84,8 @@ internal static class ScaleServer
             case "count3": CountThreeFrameMessages(socket); break;
         }
 
+        // The modes above never return; the authenticator must live as long as they run.
+        GC.KeepAlive(auth);
         return 0;
     }
 

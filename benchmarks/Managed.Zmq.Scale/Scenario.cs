@@ -43,6 +43,9 @@ internal abstract class Scenario
         if (heartbeatIvl > 0)
         {
             dealer.SetInt(LibZmq.ZMQ_HEARTBEAT_IVL, heartbeatIvl);
+            // libzmq's timeout defaults to the interval: on a loaded machine one PONG later than
+            // 1 ms would drop the connection and the messages queued on it, whichever the server.
+            dealer.SetInt(LibZmq.ZMQ_HEARTBEAT_TIMEOUT, (int)ScaleConstants.StepTimeout.TotalMilliseconds);
         }
 
         if (curve is { } keys)
