@@ -47,12 +47,12 @@ internal sealed class ChurnScenario(ScaleOptions options, Results results) : Sce
         for (int round = 1; round <= 2; round++)
         {
             long completed, failed;
-            long peak;
+            Cell peak;
             var clock = Stopwatch.StartNew();
-            await using (var sampler = new RssSampler(server))
+            await using (var sampler = new RssSampler(server, Options.RssCap))
             {
-                (completed, failed) = await ChurnAsync(server, variant, cancel).ConfigureAwait(false);
-                peak = sampler.Peak;
+                (completed, failed) = await ChurnAsync(server, variant, sampler.CapReached, cancel).ConfigureAwait(false);
+                peak = PeakCell(sampler);
             }
 
             double seconds = clock.Elapsed.TotalSeconds;
@@ -66,7 +66,7 @@ internal sealed class ChurnScenario(ScaleOptions options, Results results) : Sce
                 Results.Note($"{Results.Name(kind)}, {section}, period {round}: {failed:N0} connections failed ({completed:N0} completed).");
             }
 
-            Set(section, $"RSS peak during period {round}", kind, Cell.Bytes(peak));
+            Set(section, $"RSS peak during period {round}", kind, peak);
             if (!server.Alive)
             {
                 Set(section, $"RSS after period {round} + forced GC", kind, Cell.Fail(server.Fate()));
@@ -84,20 +84,26 @@ internal sealed class ChurnScenario(ScaleOptions options, Results results) : Sce
             {
                 Set(section, "growth over period 2 (after GC)", kind, Cell.Growth(rss - first));
             }
+            else if (peak.Value is null)
+            {
+                // The cap stopped the first period: a second would start above it and prove nothing.
+                Set(section, "growth over period 2 (after GC)", kind, Cell.Fail("not run: the RSS cap stopped period 1"));
+                return;
+            }
 
             afterFirst = rss;
         }
     }
 
     /// <summary>Churns for one period with the configured number of workers; completed and failed connections.</summary>
-    private async Task<(long Completed, long Failed)> ChurnAsync(ServerProcess server, Variant variant, CancellationToken cancel)
+    private async Task<(long Completed, long Failed)> ChurnAsync(ServerProcess server, Variant variant, CancellationToken capReached, CancellationToken cancel)
     {
         long completed = 0, failed = 0;
         var deadline = Stopwatch.StartNew();
         byte[] ping = RawZmtp.Ping(ScaleConstants.MaxPingTtl);
         async Task Worker()
         {
-            while (deadline.Elapsed < Options.ChurnPeriod && !cancel.IsCancellationRequested)
+            while (deadline.Elapsed < Options.ChurnPeriod && !cancel.IsCancellationRequested && !capReached.IsCancellationRequested)
             {
                 try
                 {

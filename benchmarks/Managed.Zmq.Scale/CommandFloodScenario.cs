@@ -32,10 +32,10 @@ internal sealed class CommandFloodScenario(ScaleOptions options, Results results
         long written = 0;
         string ending = "all written";
         var clock = Stopwatch.StartNew();
-        await using (var sampler = new RssSampler(server))
+        await using (var sampler = new RssSampler(server, Options.RssCap))
         {
             using var attacker = await RawZmtp.NullHandshakeAsync(server.Port, "PUSH", cancel).ConfigureAwait(false);
-            using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancel);
+            using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancel, sampler.CapReached);
             limit.CancelAfter(Options.CommandFloodTimeout);
             try
             {
@@ -47,14 +47,16 @@ internal sealed class CommandFloodScenario(ScaleOptions options, Results results
             }
             catch (OperationCanceledException) when (!cancel.IsCancellationRequested)
             {
-                ending = $"time limit ({Options.CommandFloodTimeout.TotalSeconds:N0} s): the server stopped reading";
+                ending = sampler.CapReached.IsCancellationRequested
+                    ? "stopped at the RSS cap"
+                    : $"time limit ({Options.CommandFloodTimeout.TotalSeconds:N0} s): the server stopped reading";
             }
             catch (Exception e) when (e is System.Net.Sockets.SocketException or IOException)
             {
                 ending = server.Alive ? "the server closed the connection" : server.Fate();
             }
 
-            Set(section, "RSS peak during the flood", kind, Cell.Bytes(Math.Max(sampler.Peak, server.Rss() ?? 0)));
+            Set(section, "RSS peak during the flood", kind, sampler.CapReached.IsCancellationRequested ? PeakCell(sampler) : Cell.Bytes(Math.Max(sampler.Peak, server.Rss() ?? 0)));
         }
 
         Set(section, "MiB written", kind, Cell.Count(written >> 20));

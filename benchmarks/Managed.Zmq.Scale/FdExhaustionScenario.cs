@@ -53,16 +53,16 @@ internal sealed class FdExhaustionScenario(ScaleOptions options, Results results
             var cpuBefore = server.CpuTime();
             var hold = Stopwatch.StartNew();
             bool aliveThroughout;
-            long peak;
-            await using (var sampler = new RssSampler(server))
+            Cell peak;
+            await using (var sampler = new RssSampler(server, Options.RssCap))
             {
-                while (hold.Elapsed < Options.FdHold && server.Alive)
+                while (hold.Elapsed < Options.FdHold && server.Alive && !sampler.CapReached.IsCancellationRequested)
                 {
                     await Task.Delay(ScaleConstants.SampleInterval, cancel).ConfigureAwait(false);
                 }
 
                 aliveThroughout = server.Alive;
-                peak = sampler.Peak;
+                peak = PeakCell(sampler);
             }
 
             var cpuAfter = server.CpuTime();
@@ -72,7 +72,7 @@ internal sealed class FdExhaustionScenario(ScaleOptions options, Results results
                 Set(section, "server CPU while held (% of one core)", kind, Cell.Percent(100 * (b - a).TotalSeconds / hold.Elapsed.TotalSeconds));
             }
 
-            Set(section, "server RSS peak while held", kind, Cell.Bytes(peak));
+            Set(section, "server RSS peak while held", kind, peak);
         }
         finally
         {

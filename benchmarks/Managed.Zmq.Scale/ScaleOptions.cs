@@ -59,6 +59,9 @@ internal sealed class ScaleOptions
 
     public int HeartbeatMessages { get; private set; } = 20_000;
 
+    /// <summary>A server whose RSS reaches this has its load stopped (the machine is shared).</summary>
+    public long RssCap { get; private set; } = 6L << 30;
+
     public string Python { get; private set; } = "/usr/bin/python3";
 
     public string PythonServer { get; private set; } = FindPythonServer();
@@ -128,6 +131,7 @@ internal sealed class ScaleOptions
                 case "--cmd-bytes": options.CommandFloodBytes = Bytes(value); break;
                 case "--cmd-timeout": options.CommandFloodTimeout = Seconds(value); break;
                 case "--heartbeat-messages": options.HeartbeatMessages = Int(value); break;
+                case "--rss-cap": options.RssCap = Bytes(value); break;
                 case "--python": options.Python = value; break;
                 case "--python-server": options.PythonServer = value; break;
                 default: throw new ArgumentException($"unknown option {arg}\n{Usage}");
@@ -148,7 +152,7 @@ internal sealed class ScaleOptions
                                  [--rtt-window S] [--churn S] [--churn-workers N] [--subs 100000,1000000]
                                  [--xpub-subs N] [--subs-settle S] [--stall-cap S] [--curve-flood S]
                                  [--curve-flood-connections N] [--fd-limit N] [--fd-flood N] [--fd-hold S]
-                                 [--cmd-bytes 2G] [--cmd-timeout S] [--heartbeat-messages N]
+                                 [--cmd-bytes 2G] [--cmd-timeout S] [--heartbeat-messages N] [--rss-cap 6G]
                                  [--python /usr/bin/python3] [--python-server benchmarks/scale/scale_server.py]
                Managed.Zmq.Scale server --mode echo|pub|xpub|pull|count3 [--curve-secret Z85] [--plain USER:PASS]
         """;

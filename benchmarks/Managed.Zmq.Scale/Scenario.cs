@@ -174,13 +174,18 @@ internal abstract class Scenario
         }
     }
 
-    /// <summary>Samples the server's RSS until disposed; <see cref="Peak"/> is the largest seen.</summary>
+    /// <summary>
+    /// Samples the server's RSS until disposed; <see cref="Peak"/> is the largest seen. Once it
+    /// passes <see cref="ScaleOptions.RssCap"/>, <see cref="CapReached"/> is cancelled: a leaking
+    /// server must not take the shared machine down with it.
+    /// </summary>
     protected sealed class RssSampler : IAsyncDisposable
     {
         private readonly CancellationTokenSource _stop = new();
+        private readonly CancellationTokenSource _cap = new();
         private readonly Task _loop;
 
-        public RssSampler(ServerProcess server)
+        public RssSampler(ServerProcess server, long cap)
         {
             _loop = Task.Run(async () =>
             {
@@ -189,6 +194,10 @@ internal abstract class Scenario
                     if (server.Rss() is { } rss && rss > Peak)
                     {
                         Peak = rss;
+                        if (rss >= cap && !_cap.IsCancellationRequested)
+                        {
+                            await _cap.CancelAsync().ConfigureAwait(false);
+                        }
                     }
 
                     try
@@ -205,11 +214,19 @@ internal abstract class Scenario
 
         public long Peak { get; private set; }
 
+        public CancellationToken CapReached => _cap.Token;
+
         public async ValueTask DisposeAsync()
         {
             await _stop.CancelAsync().ConfigureAwait(false);
             await _loop.ConfigureAwait(false);
             _stop.Dispose();
+            _cap.Dispose();
         }
     }
+
+    /// <summary>A peak RSS, marked when it reached the cap and the load was stopped there.</summary>
+    protected Cell PeakCell(RssSampler sampler) => sampler.CapReached.IsCancellationRequested
+        ? Cell.Fail($"≥ {Options.RssCap / 1e6:N0} MB (--rss-cap: load stopped)")
+        : Cell.Bytes(sampler.Peak);
 }
