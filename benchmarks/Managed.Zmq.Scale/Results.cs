@@ -43,7 +43,9 @@ internal sealed class Results
         {
             if (!_rows.Contains((scenario, measure)))
             {
-                _rows.Add((scenario, measure));
+                // After its section's last row: a row only the second server reached stays in its section.
+                int last = _rows.FindLastIndex(row => row.Scenario == scenario);
+                _rows.Insert(last < 0 ? _rows.Count : last + 1, (scenario, measure));
             }
 
             _cells[(scenario, measure, kind)] = cell;
