@@ -83,8 +83,8 @@ internal sealed class ScaleOptions
             options.StallCap = TimeSpan.FromSeconds(5);
             options.CurveFloodDuration = TimeSpan.FromSeconds(2);
             options.CurveFloodConnections = 8;
-            options.FdFlood = 256 + 128;
-            options.FdHold = TimeSpan.FromSeconds(2);
+            // The fd flood keeps its full size and hold even here: a shorter hold or a smaller
+            // flood let today's accept loop survive, and a quick run must not pass what a full one fails.
             options.CommandFloodBytes = 128L << 20;
             options.CommandFloodTimeout = TimeSpan.FromSeconds(10);
             options.HeartbeatMessages = 5_000;
@@ -140,7 +140,7 @@ internal sealed class ScaleOptions
 
         if (!fdFloodGiven)
         {
-            options.FdFlood = options.FdLimit + (options.Quick ? 128 : 1_024);
+            options.FdFlood = options.FdLimit + 1_024;
         }
 
         return options;
