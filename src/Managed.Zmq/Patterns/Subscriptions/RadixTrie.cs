@@ -60,7 +60,9 @@ internal sealed class RadixTrie<TValue>
                 var middle = new Node(child.Label.AsSpan(0, common).ToArray());
                 child.Label = child.Label.AsSpan(common).ToArray();
                 middle.Children = new Node[TrieLimits.InitialChildren];
+                middle.Keys = new byte[TrieLimits.InitialChildren];
                 middle.Children[0] = child;
+                middle.Keys[0] = child.Label[0];
                 middle.ChildCount = 1;
                 node.Children[index] = middle;
                 NodeCount++;
@@ -230,6 +232,7 @@ internal sealed class RadixTrie<TValue>
     public void Clear()
     {
         _root.Children = null;
+        _root.Keys = null;
         _root.ChildCount = 0;
         _root.HasValue = false;
         _root.Value = default!;
@@ -261,6 +264,7 @@ internal sealed class RadixTrie<TValue>
                 continue;
             }
 
+            node.Keys![kept] = child.Label[0];
             node.Children[kept++] = !child.HasValue && child.ChildCount == 1 ? Merge(child) : child;
         }
 
@@ -281,6 +285,7 @@ internal sealed class RadixTrie<TValue>
         child.Label.CopyTo(label, node.Label.Length);
         child.Label = label;
         node.Children = null;
+        node.Keys = null;
         node.ChildCount = 0;
         NodeCount--;
         return child;
@@ -315,13 +320,13 @@ internal sealed class RadixTrie<TValue>
     /// <summary>Binary search of the children by first byte: the index, or the complement of where it would go.</summary>
     private static int FindChild(Node node, byte first)
     {
-        var children = node.Children;
+        var keys = node.Keys;
         int low = 0;
         int high = node.ChildCount - 1;
         while (low <= high)
         {
             int middle = (low + high) >>> 1;
-            byte candidate = children![middle].Label[0];
+            byte candidate = keys![middle];
             if (candidate == first)
             {
                 return middle;
@@ -345,14 +350,19 @@ internal sealed class RadixTrie<TValue>
         if (node.Children is null)
         {
             node.Children = new Node[TrieLimits.InitialChildren];
+            node.Keys = new byte[TrieLimits.InitialChildren];
         }
         else if (node.ChildCount == node.Children.Length)
         {
-            Array.Resize(ref node.Children, Math.Min(node.Children.Length * 2, TrieLimits.MaxChildren));
+            int capacity = Math.Min(node.Children.Length * 2, TrieLimits.MaxChildren);
+            Array.Resize(ref node.Children, capacity);
+            Array.Resize(ref node.Keys, capacity);
         }
 
         Array.Copy(node.Children, index, node.Children, index + 1, node.ChildCount - index);
+        Array.Copy(node.Keys!, index, node.Keys!, index + 1, node.ChildCount - index);
         node.Children[index] = child;
+        node.Keys![index] = child.Label[0];
         node.ChildCount++;
     }
 
@@ -367,6 +377,7 @@ internal sealed class RadixTrie<TValue>
         int index = FindChild(parent, child.Label[0]);
         int count = --parent.ChildCount;
         Array.Copy(parent.Children!, index + 1, parent.Children!, index, count - index);
+        Array.Copy(parent.Keys!, index + 1, parent.Keys!, index, count - index);
         parent.Children![count] = null!;
         ShrinkChildren(parent);
     }
@@ -377,10 +388,13 @@ internal sealed class RadixTrie<TValue>
         if (node.ChildCount == 0)
         {
             node.Children = null;
+            node.Keys = null;
         }
         else if (node.Children!.Length > TrieLimits.InitialChildren && node.ChildCount <= node.Children.Length / 4)
         {
-            Array.Resize(ref node.Children, Math.Max(TrieLimits.InitialChildren, node.Children.Length / 2));
+            int capacity = Math.Max(TrieLimits.InitialChildren, node.Children.Length / 2);
+            Array.Resize(ref node.Children, capacity);
+            Array.Resize(ref node.Keys, capacity);
         }
     }
 
@@ -391,6 +405,9 @@ internal sealed class RadixTrie<TValue>
 
         /// <summary>The first <see cref="ChildCount"/> entries are the children, sorted by the first byte of their label.</summary>
         public Node[]? Children;
+
+        /// <summary>The first byte of each child's label, in step with <see cref="Children"/>: a child is found without touching the others.</summary>
+        public byte[]? Keys;
 
         public int ChildCount;
 
