@@ -41,9 +41,6 @@ internal sealed class Pub : Pattern, ITopicGoneSink
         _isXPub = isXPub;
     }
 
-    /// <summary>Trie nodes in use (for tests).</summary>
-    internal int SubscriptionNodeCount => _subscriptions.NodeCount;
-
     public override void Attach(Pipe pipe)
     {
         pipe.PatternState = new SubscriberState();

@@ -52,6 +52,4 @@ internal sealed class TopicSet
     public void ForEach<TVisitor>(ref TVisitor visitor)
         where TVisitor : struct, ITrieWalkVisitor<int>
         => _trie.Walk(ref visitor);
-
-    public void Clear() => _trie.Clear();
 }

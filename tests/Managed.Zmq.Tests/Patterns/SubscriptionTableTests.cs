@@ -221,6 +221,46 @@ public sealed class SubscriptionTableTests : IDisposable
         Assert.Equal(0, table.NodeCount);
     }
 
+    [Fact]
+    public void Match_SteadyState_AllocatesNothing()
+    {
+        var table = new SubscriptionTable();
+        var pipes = Enumerable.Range(0, 3).Select(_ => NewPipe()).ToArray();
+        table.Subscribe(B("a"), pipes[0], out _);
+        foreach (var pipe in pipes)
+        {
+            table.Subscribe(B("ab"), pipe, out _);
+        }
+
+        for (int i = 0; i < 1000; i++)
+        {
+            table.Subscribe(B($"t{i}"), pipes[i % pipes.Length], out _);
+        }
+
+        var message = B("abc-message");
+        var sink = new Counter();
+        table.Match(message, ++_stamp, ref sink);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10_000; i++)
+        {
+            table.Match(message, ++_stamp, ref sink);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(3 * 10_001, sink.Count);
+    }
+
+    private struct Counter : IMatchSink
+    {
+        public int Count;
+
+        public bool Matched(Pipe pipe)
+        {
+            Count++;
+            return true;
+        }
+    }
+
     private readonly struct Collector(List<Pipe> pipes) : IMatchSink
     {
         public List<Pipe> Pipes => pipes;

@@ -269,6 +269,30 @@ public sealed class TopicSetTests
         Assert.Equal(0, set.NodeCount);
     }
 
+    [Fact]
+    public void Matches_SteadyState_AllocatesNothing()
+    {
+        var set = new TopicSet();
+        for (int i = 0; i < 1000; i++)
+        {
+            set.Add(B($"topic.{i}"));
+        }
+
+        var hit = B("topic.500.x");
+        var miss = B("topic.x");
+        Assert.True(set.Matches(hit));
+        Assert.False(set.Matches(miss));
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        int hits = 0;
+        for (int i = 0; i < 10_000; i++)
+        {
+            hits += (set.Matches(hit) ? 1 : 0) + (set.Matches(miss) ? 1 : 0);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(10_000, hits);
+    }
+
     private struct CountingVisitor : ITrieWalkVisitor<int>
     {
         public int Count;

@@ -226,18 +226,17 @@ internal sealed class RadixTrie<TValue>
             Compact(node);
             _frames[depth--] = default;
         }
-    }
 
-    /// <summary>Removes every key.</summary>
-    public void Clear()
-    {
-        _root.Children = null;
-        _root.Keys = null;
-        _root.ChildCount = 0;
-        _root.HasValue = false;
-        _root.Value = default!;
-        Count = 0;
-        NodeCount = 0;
+        // A peer's one huge topic or deep chain must not keep its walk buffers alive for good.
+        if (_walkKey.Length > TrieLimits.RetainedWalkKeyLength)
+        {
+            _walkKey = new byte[TrieLimits.InitialWalkKeyLength];
+        }
+
+        if (_frames.Length > TrieLimits.RetainedWalkDepth)
+        {
+            _frames = new WalkFrame[TrieLimits.InitialWalkDepth];
+        }
     }
 
     private void VisitNode<TVisitor>(Node node, int keyLength, ref TVisitor visitor)

@@ -14,4 +14,10 @@ internal static class TrieLimits
 
     /// <summary>The first key buffer of a walk (bytes); it doubles when a longer key needs it.</summary>
     public const int InitialWalkKeyLength = 256;
+
+    /// <summary>A walk stack deeper than this is dropped after the walk rather than kept.</summary>
+    public const int RetainedWalkDepth = 4096;
+
+    /// <summary>A walk key buffer longer than this is dropped after the walk rather than kept.</summary>
+    public const int RetainedWalkKeyLength = 64 * 1024;
 }
