@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Managed.Zmq.Patterns.Subscriptions;
 
@@ -45,7 +46,7 @@ internal sealed class RadixTrie<TValue>
             int index = FindChild(node, rest[0]);
             if (index < 0)
             {
-                var leaf = new Node(rest.ToArray());
+                var leaf = new Node(rest);
                 InsertChild(node, ~index, leaf);
                 NodeCount++;
                 node = leaf;
@@ -57,8 +58,8 @@ internal sealed class RadixTrie<TValue>
             if (common < child.Label.Length)
             {
                 // The key leaves this edge part-way: split it at that point.
-                var middle = new Node(child.Label.AsSpan(0, common).ToArray());
-                child.Label = child.Label.AsSpan(common).ToArray();
+                var middle = new Node(child.Label[..common]);
+                child.SetLabel(child.Label[common..]);
                 middle.Children = new Node[TrieLimits.InitialChildren];
                 middle.Keys = new byte[TrieLimits.InitialChildren];
                 middle.Children[0] = child;
@@ -279,10 +280,7 @@ internal sealed class RadixTrie<TValue>
     private Node Merge(Node node)
     {
         var child = node.Children![0];
-        var label = new byte[node.Label.Length + child.Label.Length];
-        node.Label.CopyTo(label, 0);
-        child.Label.CopyTo(label, node.Label.Length);
-        child.Label = label;
+        child.Prepend(node.Label);
         node.Children = null;
         node.Keys = null;
         node.ChildCount = 0;
@@ -397,10 +395,57 @@ internal sealed class RadixTrie<TValue>
         }
     }
 
-    private sealed class Node(byte[] label)
+    private sealed class Node
     {
+        /// <summary>The label when it is too long for <see cref="_inline"/>; null otherwise.</summary>
+        private byte[]? _long;
+
+        private int _length;
+
+        /// <summary>A short label lives in the node itself: one object per node, not two.</summary>
+        private InlineLabel _inline;
+
+        public Node(ReadOnlySpan<byte> label) => SetLabel(label);
+
         /// <summary>The bytes on the edge from the parent (empty only for the root).</summary>
-        public byte[] Label = label;
+        public ReadOnlySpan<byte> Label => _long ?? MemoryMarshal.CreateReadOnlySpan(ref _inline[0], _length);
+
+        /// <summary>Replaces the label; <paramref name="label"/> may be a part of the current one.</summary>
+        public void SetLabel(ReadOnlySpan<byte> label)
+        {
+            if (label.Length <= TrieLimits.InlineLabelBytes)
+            {
+                // Copy before dropping _long: label may point into it.
+                label.CopyTo(_inline);
+                _long = null;
+            }
+            else
+            {
+                _long = label.ToArray();
+            }
+
+            _length = label.Length;
+        }
+
+        /// <summary>Puts <paramref name="prefix"/> in front of the label (a parent folded into this node).</summary>
+        public void Prepend(ReadOnlySpan<byte> prefix)
+        {
+            int length = prefix.Length + _length;
+            if (length <= TrieLimits.InlineLabelBytes)
+            {
+                Span<byte> inline = _inline;
+                inline[.._length].CopyTo(inline[prefix.Length..]);
+                prefix.CopyTo(inline);
+                _length = length;
+                return;
+            }
+
+            var label = new byte[length];
+            prefix.CopyTo(label);
+            Label.CopyTo(label.AsSpan(prefix.Length));
+            _long = label;
+            _length = length;
+        }
 
         /// <summary>The first <see cref="ChildCount"/> entries are the children, sorted by the first byte of their label.</summary>
         public Node[]? Children;
@@ -423,6 +468,12 @@ internal sealed class RadixTrie<TValue>
         public readonly int KeyLength = keyLength;
 
         public int NextChild;
+    }
+
+    [InlineArray(TrieLimits.InlineLabelBytes)]
+    private struct InlineLabel
+    {
+        private byte _first;
     }
 
     private struct AnyMatch : ITrieMatchVisitor<TValue>

@@ -20,4 +20,10 @@ internal static class TrieLimits
 
     /// <summary>A walk key buffer longer than this is dropped after the walk rather than kept.</summary>
     public const int RetainedWalkKeyLength = 64 * 1024;
+
+    /// <summary>
+    /// Labels up to this long are stored in the node itself rather than in an array of their own,
+    /// which saves an object (header and length) per node; most labels are a few bytes.
+    /// </summary>
+    public const int InlineLabelBytes = 15;
 }
