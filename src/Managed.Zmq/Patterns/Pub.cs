@@ -1,4 +1,5 @@
 using Managed.Zmq.Core;
+using Managed.Zmq.Patterns.Subscriptions;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Patterns;
@@ -6,23 +7,33 @@ namespace Managed.Zmq.Patterns;
 /// <summary>
 /// PUB and XPUB (RFC 29): each message goes to every subscriber whose subscriptions match its first
 /// frame, and is dropped for a subscriber whose queue is full. Subscriptions arrive in both forms
-/// whatever the peer's version (L12) and are kept as a set per connection. XPUB also hands new and
-/// last-gone topics (or all of them, when verbose) and any other upstream message to the application.
+/// whatever the peer's version (L12) and are kept in one <see cref="SubscriptionTable"/>, a set of
+/// connections per topic. XPUB also hands new and last-gone topics (or all of them, when verbose)
+/// and any other upstream message to the application.
+/// Upstream frames are applied on the application's thread, in batches of at most
+/// <see cref="SubscriptionLimits.FramesPerSend"/> before each send and taking the connections in
+/// turn, so a flood of subscriptions from one peer neither stalls a send nor starves the others.
 /// </summary>
-internal sealed class Pub : Pattern
+internal sealed class Pub : Pattern, ITopicGoneSink
 {
     private readonly bool _isXPub;
     private readonly List<Pipe> _pipes = [];
     private readonly List<Pipe> _targets = [];
 
-    /// <summary>How many connections hold each topic: XPUB reports the first and the last.</summary>
-    private readonly TopicSet _allTopics = new();
+    /// <summary>Which connections hold each topic.</summary>
+    private readonly SubscriptionTable _subscriptions = new();
 
     /// <summary>XPUB: frames waiting for the application's Recv.</summary>
     private readonly Queue<(byte[] Frame, bool More)> _upstream = new();
 
     private bool _sending;
     private Pipe? _lastSubscriber;
+
+    /// <summary>Where the next batch of upstream frames starts, so every connection gets its turn.</summary>
+    private int _drainNext;
+
+    /// <summary>Tells one message's matching from the previous one's (<see cref="SubscriberState.MatchStamp"/>).</summary>
+    private long _matchStamp;
 
     public Pub(SocketCore socket, bool isXPub)
         : base(socket)
@@ -32,7 +43,7 @@ internal sealed class Pub : Pattern
 
     public override void Attach(Pipe pipe)
     {
-        pipe.PatternState = new TopicSet();
+        pipe.PatternState = new SubscriberState();
         _pipes.Add(pipe);
         if (Socket.Options.XpubWelcomeMessage is { } welcome)
         {
@@ -44,16 +55,11 @@ internal sealed class Pub : Pattern
     {
         _pipes.Remove(pipe);
         _targets.Remove(pipe);
-        if (pipe.PatternState is TopicSet topics)
+
+        // RFC 29 §The XPUB Socket Type: a subscriber that goes away unsubscribes from everything it had.
+        if (pipe.PatternState is SubscriberState)
         {
-            // RFC 29 §The XPUB Socket Type: a subscriber that goes away unsubscribes from everything it had.
-            foreach (var topic in topics.Topics)
-            {
-                if (_allTopics.Remove(topic) && _isXPub && !Socket.Options.XpubManual)
-                {
-                    Enqueue(subscribe: false, topic);
-                }
-            }
+            _subscriptions.RemovePipe(pipe, this);
         }
 
         if (_lastSubscriber == pipe)
@@ -62,51 +68,95 @@ internal sealed class Pub : Pattern
         }
     }
 
-    /// <summary>Applies what subscribers sent since the last call; runs before every send and receive.</summary>
-    private void DrainSubscriptions()
+    /// <summary>A leaving connection held the last reference to <paramref name="topic"/>.</summary>
+    void ITopicGoneSink.TopicGone(ReadOnlySpan<byte> topic)
     {
-        foreach (var pipe in _pipes)
+        if (_isXPub && !Socket.Options.XpubManual)
         {
+            Enqueue(subscribe: false, topic);
+        }
+    }
+
+    /// <summary>
+    /// Applies up to <paramref name="budget"/> upstream frames (a whole non-subscription message counts
+    /// as one), taking the connections in turn from where the last batch stopped. True when it stopped
+    /// at the budget, so frames may be left.
+    /// </summary>
+    private bool DrainSubscriptions(int budget)
+    {
+        int count = _pipes.Count;
+        int start = _drainNext < count ? _drainNext : 0;
+        for (int n = 0; n < count; n++)
+        {
+            int index = start + n;
+            if (index >= count)
+            {
+                index -= count;
+            }
+
+            var pipe = _pipes[index];
             while (pipe.TryPeekFrame(out var header, out var body))
             {
-                if (header.IsCommand)
+                if (budget-- == 0)
                 {
-                    if (ZmtpCommandCodec.TryParse(body, out var command)
-                        && ZmtpSubscription.TryParseCommand(command, out bool subscribe, out var topic))
-                    {
-                        Apply(pipe, subscribe, topic);
-                    }
-
-                    pipe.ConsumeFrame(header);
-                    continue;
+                    // The next batch starts with the next connection: a flooding peer cannot hold the rest back.
+                    _drainNext = index + 1;
+                    return true;
                 }
 
-                if (!header.More && ZmtpSubscription.TryParseMessage(body, out bool isSubscribe, out var messageTopic))
-                {
-                    Apply(pipe, isSubscribe, messageTopic);
-                    pipe.ConsumeFrame(header);
-                    continue;
-                }
-
-                // Anything else from a subscriber: PUB discards it, XPUB passes it up (RFC 29).
-                bool more = header.More;
-                if (_isXPub)
-                {
-                    _upstream.Enqueue((body.ToArray(), more));
-                }
-
-                pipe.ConsumeFrame(header);
-                while (more && pipe.TryPeekFrame(out header, out body))
-                {
-                    if (_isXPub)
-                    {
-                        _upstream.Enqueue((body.ToArray(), header.More));
-                    }
-
-                    more = header.More;
-                    pipe.ConsumeFrame(header);
-                }
+                ApplyFrame(pipe, header, body);
             }
+        }
+
+        return false;
+    }
+
+    private void ApplyFrame(Pipe pipe, ZmtpFrameHeader header, ReadOnlySpan<byte> body)
+    {
+        if (header.IsCommand)
+        {
+            if (ZmtpCommandCodec.TryParse(body, out var command)
+                && ZmtpSubscription.TryParseCommand(command, out bool subscribe, out var topic))
+            {
+                Apply(pipe, subscribe, topic);
+            }
+
+            pipe.ConsumeFrame(header);
+            return;
+        }
+
+        if (!header.More && ZmtpSubscription.TryParseMessage(body, out bool isSubscribe, out var messageTopic))
+        {
+            Apply(pipe, isSubscribe, messageTopic);
+            pipe.ConsumeFrame(header);
+            return;
+        }
+
+        // Anything else from a subscriber: PUB discards it, XPUB passes it up (RFC 29).
+        bool more = header.More;
+        if (_isXPub)
+        {
+            _upstream.Enqueue((body.ToArray(), more));
+        }
+
+        pipe.ConsumeFrame(header);
+        while (more && pipe.TryPeekFrame(out header, out body))
+        {
+            if (_isXPub)
+            {
+                _upstream.Enqueue((body.ToArray(), header.More));
+            }
+
+            more = header.More;
+            pipe.ConsumeFrame(header);
+        }
+    }
+
+    /// <summary>XPUB receive: applies batches until one yields something to receive or nothing is left.</summary>
+    private void DrainForReceive()
+    {
+        while (_upstream.Count == 0 && DrainSubscriptions(SubscriptionLimits.FramesPerSend))
+        {
         }
     }
 
@@ -121,25 +171,17 @@ internal sealed class Pub : Pattern
             return;
         }
 
-        var topics = (TopicSet)pipe.PatternState!;
         if (subscribe)
         {
             // L12: a set per connection, so a repeated SUBSCRIBE has no further effect.
-            bool first = false;
-            if (!topics.Contains(topic))
-            {
-                topics.Add(topic);
-                first = _allTopics.Add(topic);
-            }
-
-            if (_isXPub && (first || options.XpubVerbose || options.XpubVerboser))
+            bool added = _subscriptions.Subscribe(topic, pipe, out bool first);
+            if (_isXPub && ((added && first) || options.XpubVerbose || options.XpubVerboser))
             {
                 Enqueue(subscribe: true, topic);
             }
         }
-        else if (topics.RemoveAll(topic))
+        else if (_subscriptions.Unsubscribe(topic, pipe, out bool last))
         {
-            bool last = _allTopics.Remove(topic);
             if (_isXPub && (last || options.XpubVerboser))
             {
                 Enqueue(subscribe: false, topic);
@@ -162,19 +204,15 @@ internal sealed class Pub : Pattern
             return ZmqConstants.EINVAL;
         }
 
-        if (_lastSubscriber?.PatternState is TopicSet topics)
+        if (_lastSubscriber is { } pipe)
         {
             if (subscribe)
             {
-                if (!topics.Contains(topic))
-                {
-                    topics.Add(topic);
-                    _allTopics.Add(topic);
-                }
+                _subscriptions.Subscribe(topic, pipe, out _);
             }
-            else if (topics.RemoveAll(topic))
+            else
             {
-                _allTopics.Remove(topic);
+                _subscriptions.Unsubscribe(topic, pipe, out _);
             }
         }
 
@@ -185,27 +223,29 @@ internal sealed class Pub : Pattern
     {
         if (!_sending)
         {
-            DrainSubscriptions();
+            DrainSubscriptions(SubscriptionLimits.FramesPerSend);
             _targets.Clear();
-            bool invert = Socket.Options.InvertMatching;
             bool noDrop = _isXPub && Socket.Options.XpubNodrop;
-            foreach (var pipe in _pipes)
+            long stamp = ++_matchStamp;
+            var sink = new TargetCollector(_targets, noDrop, collect: !Socket.Options.InvertMatching);
+            _subscriptions.Match(frame, stamp, ref sink);
+            if (!sink.Collect)
             {
-                if (((TopicSet)pipe.PatternState!).Matches(frame) == invert)
+                // Invert_Matching: every connection the message did not match.
+                foreach (var pipe in _pipes)
                 {
-                    continue;
+                    if (((SubscriberState)pipe.PatternState!).MatchStamp != stamp && !sink.Target(pipe))
+                    {
+                        break;
+                    }
                 }
+            }
 
-                if (pipe.CanWrite)
-                {
-                    _targets.Add(pipe);
-                }
-                else if (noDrop)
-                {
-                    // Xpub_Nodrop turns the drop into EAGAIN (API §8.2).
-                    _targets.Clear();
-                    return SendStatus.WouldBlock;
-                }
+            if (sink.Blocked)
+            {
+                // Xpub_Nodrop turns the drop into EAGAIN (API §8.2).
+                _targets.Clear();
+                return SendStatus.WouldBlock;
             }
         }
 
@@ -230,7 +270,7 @@ internal sealed class Pub : Pattern
             return RecvStatus.NotSupported;
         }
 
-        DrainSubscriptions();
+        DrainForReceive();
         if (!_upstream.TryDequeue(out var item))
         {
             return RecvStatus.WouldBlock;
@@ -249,10 +289,50 @@ internal sealed class Pub : Pattern
                 return false;
             }
 
-            DrainSubscriptions();
+            DrainForReceive();
             return _upstream.Count > 0;
         }
     }
 
     public override bool CanSend => true;
+
+    /// <summary>
+    /// Builds the target list of one message: a matched connection that can take it is a target, and a
+    /// full one is skipped (the message is dropped for it) or, under Xpub_Nodrop, blocks the send.
+    /// With <see cref="Collect"/> false (Invert_Matching) matching only stamps the matched connections.
+    /// </summary>
+    private struct TargetCollector(List<Pipe> targets, bool noDrop, bool collect) : IMatchSink
+    {
+        public readonly bool Collect = collect;
+
+        public bool Blocked;
+
+        public bool Matched(Pipe pipe)
+        {
+            if (!Collect)
+            {
+                return true;
+            }
+
+            return Target(pipe);
+        }
+
+        /// <summary>Takes <paramref name="pipe"/> as a target; false when the send must block.</summary>
+        public bool Target(Pipe pipe)
+        {
+            if (pipe.CanWrite)
+            {
+                targets.Add(pipe);
+                return true;
+            }
+
+            if (noDrop)
+            {
+                Blocked = true;
+                return false;
+            }
+
+            return true;
+        }
+    }
 }

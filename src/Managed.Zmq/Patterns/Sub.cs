@@ -42,10 +42,7 @@ internal sealed class Sub : Pattern
         // libzmq writes the subscriptions into a pipe as soon as it exists (at Connect for a
         // connecting socket), so they go out when the connection comes up even if the application
         // is not calling the socket then. The engine turns them into 0x01/0x00 messages for a 3.0 peer.
-        foreach (var topic in _subscriptions.Topics)
-        {
-            SubscriptionWriter.Write(pipe, subscribe: true, topic);
-        }
+        SubscriptionWriter.WriteAll(pipe, _subscriptions);
     }
 
     public override void Detach(Pipe pipe)
@@ -61,10 +58,7 @@ internal sealed class Sub : Pattern
         if (pipe.PatternState == s_lost)
         {
             pipe.PatternState = null;
-            foreach (var topic in _subscriptions.Topics)
-            {
-                SubscriptionWriter.Write(pipe, subscribe: true, topic);
-            }
+            SubscriptionWriter.WriteAll(pipe, _subscriptions);
         }
     }
 

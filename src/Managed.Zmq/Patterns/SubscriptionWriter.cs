@@ -1,5 +1,6 @@
 using System.Buffers;
 using Managed.Zmq.Core;
+using Managed.Zmq.Patterns.Subscriptions;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Patterns;
@@ -21,6 +22,24 @@ internal static class SubscriptionWriter
         if (rented is not null)
         {
             ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>Queues a SUBSCRIBE for every topic of <paramref name="topics"/> (a new or re-established publisher).</summary>
+    public static void WriteAll(Pipe pipe, TopicSet topics)
+    {
+        var visitor = new SubscribeAll(pipe);
+        topics.ForEach(ref visitor);
+    }
+
+    private readonly struct SubscribeAll(Pipe pipe) : ITrieWalkVisitor<int>
+    {
+        public bool Done => false;
+
+        public bool Visit(ReadOnlySpan<byte> key, ref int value)
+        {
+            Write(pipe, subscribe: true, key);
+            return true;
         }
     }
 }

@@ -1,100 +1,55 @@
+using System.Runtime.CompilerServices;
+using Managed.Zmq.Patterns.Subscriptions;
+
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// Prefix subscriptions with a count per topic (RFC 29 §The SUB Socket Type: subscribing twice
-/// needs two unsubscribes). A linear list: subscription sets are small, and matching a message
-/// against a few prefixes is cheaper than a trie's pointer chasing. Replace with a trie when a
-/// benchmark with many topics says so.
+/// A subscriber's own prefix subscriptions with a count per topic: subscribing twice needs two
+/// unsubscribes (RFC 29; libzmq counts on the subscriber side, L12). Kept in a radix trie, so adding,
+/// removing and matching a message cost the topic's or message's length, not the number of topics.
 /// </summary>
 internal sealed class TopicSet
 {
-    private readonly List<byte[]> _topics = [];
-    private readonly List<int> _counts = [];
+    private readonly RadixTrie<int> _trie = new();
 
-    public int Count => _topics.Count;
+    public int Count => _trie.Count;
 
-    public IReadOnlyList<byte[]> Topics => _topics;
+    /// <summary>Trie nodes in use (for tests: zero once every topic is gone).</summary>
+    internal int NodeCount => _trie.NodeCount;
 
     /// <summary>Adds one reference; true when the topic is new.</summary>
     public bool Add(ReadOnlySpan<byte> topic)
     {
-        int index = IndexOf(topic);
-        if (index >= 0)
-        {
-            _counts[index]++;
-            return false;
-        }
-
-        _topics.Add(topic.ToArray());
-        _counts.Add(1);
-        return true;
+        ref int count = ref _trie.GetOrAdd(topic, out bool added);
+        count++;
+        return added;
     }
 
     /// <summary>Drops one reference; true when the last one went (false also when absent).</summary>
     public bool Remove(ReadOnlySpan<byte> topic)
     {
-        int index = IndexOf(topic);
-        if (index < 0)
+        ref int count = ref _trie.Find(topic);
+        if (Unsafe.IsNullRef(ref count))
         {
             return false;
         }
 
-        if (--_counts[index] > 0)
+        if (--count > 0)
         {
             return false;
         }
 
-        _topics.RemoveAt(index);
-        _counts.RemoveAt(index);
+        _trie.Remove(topic);
         return true;
     }
 
-    /// <summary>Removes the topic whatever its count; true when it was there.</summary>
-    public bool RemoveAll(ReadOnlySpan<byte> topic)
-    {
-        int index = IndexOf(topic);
-        if (index < 0)
-        {
-            return false;
-        }
-
-        _topics.RemoveAt(index);
-        _counts.RemoveAt(index);
-        return true;
-    }
-
-    public bool Contains(ReadOnlySpan<byte> topic) => IndexOf(topic) >= 0;
+    public bool Contains(ReadOnlySpan<byte> topic) => !Unsafe.IsNullRef(ref _trie.Find(topic));
 
     /// <summary>True when some topic is a prefix of <paramref name="message"/> (RFC 29: byte-wise prefix match).</summary>
-    public bool Matches(ReadOnlySpan<byte> message)
-    {
-        foreach (var topic in _topics)
-        {
-            if (message.StartsWith(topic))
-            {
-                return true;
-            }
-        }
+    public bool Matches(ReadOnlySpan<byte> message) => _trie.MatchesAny(message);
 
-        return false;
-    }
-
-    public void Clear()
-    {
-        _topics.Clear();
-        _counts.Clear();
-    }
-
-    private int IndexOf(ReadOnlySpan<byte> topic)
-    {
-        for (int i = 0; i < _topics.Count; i++)
-        {
-            if (topic.SequenceEqual(_topics[i]))
-            {
-                return i;
-            }
-        }
-
-        return -1;
-    }
+    /// <summary>Visits every topic once, whatever its count.</summary>
+    public void ForEach<TVisitor>(ref TVisitor visitor)
+        where TVisitor : struct, ITrieWalkVisitor<int>
+        => _trie.Walk(ref visitor);
 }
