@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
@@ -147,13 +148,13 @@ public sealed partial class Socket
     /// <summary>Receives one frame as text if one is queued, without waiting.</summary>
     /// <param name="text">The text, or null when nothing was queued.</param>
     /// <returns>true when a frame was received.</returns>
-    public bool TryRecvString(out string text)
+    public bool TryRecvString([NotNullWhen(true)] out string? text)
     {
         ThrowIfDisposed();
         var sink = default(StringSink);
         if (!RecvCore(ref sink, dontWait: true))
         {
-            text = null!;
+            text = null;
             return false;
         }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using Managed.Zmq.Internal;
 
 namespace Managed.Zmq;
@@ -134,7 +135,7 @@ public static class SocketExtensions
     /// <param name="socket">The socket.</param>
     /// <param name="message">The frames, or null when nothing was queued.</param>
     /// <returns>true when a message was received.</returns>
-    public static bool TryRecvMultipart(this Socket socket, out MultipartMessage? message)
+    public static bool TryRecvMultipart(this Socket socket, [NotNullWhen(true)] out MultipartMessage? message)
     {
         ArgumentNullException.ThrowIfNull(socket);
         var first = new Message();

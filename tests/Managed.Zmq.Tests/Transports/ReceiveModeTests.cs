@@ -82,7 +82,7 @@ public sealed class ReceiveModeTests : TransportSockets
 
         var frames = new List<string>();
         var more = new List<bool>();
-        while (pull.TryRecvString(out string text))
+        while (pull.TryRecvString(out string? text))
         {
             frames.Add(text);
             more.Add(pull.HasMore);
@@ -134,7 +134,7 @@ public sealed class ReceiveModeTests : TransportSockets
                 }
 
                 var receiver = pairs[i].Receiver;
-                Assert.True(receiver.TryRecvString(out string first), $"socket {i} polled readable but TryRecv found nothing");
+                Assert.True(receiver.TryRecvString(out string? first), $"socket {i} polled readable but TryRecv found nothing");
                 string body = receiver.HasMore ? receiver.RecvString() : first; // a ROUTER's id frame comes first
                 Assert.False(receiver.HasMore);
                 Assert.Null(received[i]);

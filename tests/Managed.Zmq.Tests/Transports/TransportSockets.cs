@@ -71,7 +71,7 @@ public abstract class TransportSockets : IDisposable
     protected static List<string> DrainNow(Socket socket)
     {
         var received = new List<string>();
-        while (socket.TryRecvString(out string text))
+        while (socket.TryRecvString(out string? text))
         {
             received.Add(text);
         }

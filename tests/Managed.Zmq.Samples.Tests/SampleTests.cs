@@ -1,0 +1,76 @@
+namespace Managed.Zmq.Samples.Tests;
+
+/// <summary>Every sample under samples/ runs to completion and prints what its doc says it prints.</summary>
+public sealed class SampleTests
+{
+    public static TheoryData<string, string[]> Samples => new()
+    {
+        { "ReqRep", ["hello 0 -> world 0", "hello 1 -> world 1", "hello 2 -> world 2"] },
+        { "PubSub", ["subscribed: weather.", "weather.london: 12 C", "weather.paris: 14 C"] },
+        { "PushPull", ["sink: 100 results, sum of squares 1..100 = 338350"] },
+        {
+            "RouterDealer",
+            [
+                "router: 'what time is it?' from alice", "alice: hello alice, it is tea time",
+                "router: 'what time is it?' from bob", "bob: hello bob, it is tea time",
+            ]
+        },
+        { "PairInproc", ["step 1 ready", "step 1 did 'compress the logs'"] },
+        { "PlainAuth", ["server got: status?", "client got: all good", "intruder refused: event 0x4000, ZAP status 400"] },
+        { "CurveAuth", ["server public key: 40 characters of Z85", "server got: encrypted hello", "client got: encrypted reply"] },
+        { "Quickstart", ["hello", "2 frames, first: job-42", "ping", "pong"] },
+        { "Tuning", ["received 1048768 bytes in 4 messages", "async hello", "pool: 3 rents"] },
+    };
+
+    [Theory]
+    [MemberData(nameof(Samples))]
+    public void Sample_Runs_PrintsItsDocumentedOutput(string sample, string[] expected)
+    {
+        var (exitCode, lines, errors) = SampleRunner.Run(sample);
+
+        Assert.True(exitCode == 0, $"{sample} exited with {exitCode}: {errors}");
+        Assert.Equal(expected, lines);
+    }
+
+    [Fact]
+    public void CurveAuth_KeysStoredInADirectory_SecondRunLoadsThem()
+    {
+        string directory = Path.Combine(Path.GetTempPath(), $"curve-keys-test-{Guid.NewGuid():N}");
+        try
+        {
+            var first = SampleRunner.Run("CurveAuth", directory);
+            string serverPublic = File.ReadAllText(Path.Combine(directory, "server.key"));
+            var second = SampleRunner.Run("CurveAuth", directory);
+
+            Assert.Equal(0, first.ExitCode);
+            Assert.Equal(0, second.ExitCode);
+            Assert.Equal(first.Lines, second.Lines);
+            Assert.Equal(serverPublic, File.ReadAllText(Path.Combine(directory, "server.key")));
+            if (!OperatingSystem.IsWindows())
+            {
+                Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(Path.Combine(directory, "server.key_secret")));
+            }
+        }
+        finally
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+    }
+
+    /// <summary>Against a real libzmq node: Debian's python3-zmq for /usr/bin/python3 (.ci/run installs it).</summary>
+    [Fact]
+    public void MixedCluster_WithPyzmqNode_CurveBothWays()
+    {
+        var (exitCode, lines, errors) = SampleRunner.Run("MixedCluster", "/usr/bin/python3");
+
+        Assert.True(exitCode == 0, $"MixedCluster exited with {exitCode}: {errors}");
+        Assert.Equal(4, lines.Length);
+        Assert.StartsWith("C# REP got: hello from libzmq 4.", lines[0], StringComparison.Ordinal);
+        Assert.Equal("libzmq REQ got: hello from Managed.Zmq", lines[1]);
+        Assert.Equal("C# SUB got: status: libzmq node up", lines[2]);
+        Assert.Equal("mixed cluster: done", lines[3]);
+    }
+}
