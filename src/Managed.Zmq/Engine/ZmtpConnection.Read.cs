@@ -101,14 +101,28 @@ internal sealed partial class ZmtpConnection
                     continue;
                 }
 
+                long discard = 0;
+                var largeCommand = _pendingFrameBytes >= DirectFrameThreshold ? ExamineLargeCommand(pipe, out discard) : LargeCommand.None;
+                if (largeCommand == LargeCommand.Discard)
+                {
+                    if (!await DiscardCommandAsync(pipe, discard).ConfigureAwait(true))
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+
                 // Large frames tend to come in streams: a full-size read right after one would take most of
                 // the next one's body into the queue, only to copy it into that frame's own buffer.
                 // A frame too big for a grown receive (only when MAXMSGSIZE lets one through) asks for what it
                 // still lacks: a grown request on top would copy the whole partial frame into a new segment.
+                // A large command not yet known to be kept gets no room for its whole body.
                 bool shortened = _followsLargeFrame;
                 _followsLargeFrame = false;
                 int wanted = shortened ? ReadAfterLargeFrame : _pendingFrameBytes > MaxReceiveSpace ? MinReceiveSpace : _receiveSpace;
-                _parseOffset = inbound.EnsureSpace(Math.Max(wanted, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
+                int lacking = largeCommand == LargeCommand.NeedPrefix ? 0 : _pendingFrameBytes - (inbound.WriteOffset - _parseOffset);
+                _parseOffset = inbound.EnsureSpace(Math.Max(wanted, lacking), _parseOffset);
                 var space = inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
                 if (shortened)
                 {

@@ -295,4 +295,62 @@ public sealed class CommandStreamTests : ResilienceFixture
         peer.Send(ZmtpBytes.Concat(ZmtpBytes.Command("UNKNOWN", new byte[92]), ZmtpBytes.Message("after")));
         Assert.Equal("after", pull.RecvString());
     }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(3)]
+    [InlineData(1000)]
+    public void Read_HugeUnknownCommand_DroppedWithoutBufferingIt(int firstPart)
+    {
+        var guard = InternalErrorsGuard.Start();
+        var pull = Create(SocketType.Pull);
+        using var monitor = Monitor(pull);
+        using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(pull)));
+        peer.CompleteNullHandshake("PUSH");
+        var pipe = OnlyPipe(pull, monitor);
+
+        // 64 MiB in one command frame, its first octets sent apart so that the engine sees the header alone.
+        var command = ZmtpBytes.Command("UNKNOWN", new byte[64 * FloodChunk]);
+        peer.Send(command[..(9 + firstPart)]);
+        peer.Send(command[(9 + firstPart)..]);
+        peer.Send(ZmtpBytes.Concat(Ping("sync"), ZmtpBytes.Message("after")));
+
+        AssertPongs(peer, "sync");
+        Assert.Equal("after", pull.RecvString());
+        Assert.Equal(0, pipe.Inbound.BufferedBytes);
+        Assert.InRange(pipe.Inbound.WriteBuffer.Length, 0, OneReceiveBound);
+        guard.AssertNoneSince();
+    }
+
+    [Fact]
+    public void Read_HugePing_AnsweredWithFirst16ContextOctets()
+    {
+        var pull = Create(SocketType.Pull);
+        using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(pull)));
+        peer.CompleteNullHandshake("PUSH");
+
+        var context = Enumerable.Range(0, 100_000).Select(i => (byte)('a' + (i % 26))).ToArray();
+        var ping = ZmtpBytes.Ping(0, context);
+        peer.Send(ping[..20]);
+        peer.Send(ping[20..]);
+
+        AssertPongs(peer, "abcdefghijklmnop");
+        peer.Send(ZmtpBytes.Message("after"));
+        Assert.Equal("after", pull.RecvString());
+    }
+
+    [Fact]
+    public void Read_HugeSubscribeToXpub_KeptWhole()
+    {
+        var xpub = Create(SocketType.XPub);
+        using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(xpub)));
+        peer.CompleteNullHandshake("SUB");
+
+        var topic = Enumerable.Range(0, 100_000).Select(i => (byte)('a' + (i % 26))).ToArray();
+        var subscribe = ZmtpBytes.Command("SUBSCRIBE", topic);
+        peer.Send(subscribe[..12]);
+        peer.Send(subscribe[12..]);
+
+        Assert.Equal([0x01, .. topic], xpub.RecvBytes());
+    }
 }
