@@ -230,6 +230,12 @@ internal sealed class FrameQueue
     /// <summary>Messages committed so far.</summary>
     public long CommittedMessages => Volatile.Read(ref _committedMessages);
 
+    /// <summary>
+    /// Octets written and not yet consumed, published or not: all the queue holds for its consumer.
+    /// Exact only while neither side is moving (diagnostics and tests); a command flood must leave it at 0.
+    /// </summary>
+    public long BufferedBytes => Volatile.Read(ref _tail).BaseOffset + _writeOffset - _readPosition;
+
     /// <summary>True when committed bytes are waiting for the consumer.</summary>
     public bool HasData => Volatile.Read(ref _committed) > _readPosition;
 

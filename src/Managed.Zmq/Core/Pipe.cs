@@ -434,7 +434,8 @@ internal sealed class Pipe
             Inbound.Consume(header.HeaderLength + (int)header.BodyLength);
         }
 
-        if (!header.More && !header.IsCommand)
+        // A command left in the queue (a subscription, between messages) was counted as a message by the engine.
+        if (header.IsCommand || !header.More)
         {
             Inbound.MessagesConsumed(1);
             if (Volatile.Read(ref _readerPaused) != 0 && Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor
@@ -509,6 +510,9 @@ internal sealed class Pipe
             spinner.SpinOnce();
         }
     }
+
+    /// <summary>True while the engine's read loop is paused at RCVHWM (diagnostics and tests).</summary>
+    public bool IsReaderPaused => Volatile.Read(ref _readerPaused) != 0;
 
     /// <summary>Engine: the read loop is about to pause at the HWM; returns false if room was made meanwhile.</summary>
     public bool TryPauseReader()

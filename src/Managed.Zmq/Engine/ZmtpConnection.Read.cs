@@ -101,14 +101,28 @@ internal sealed partial class ZmtpConnection
                     continue;
                 }
 
+                long discard = 0;
+                var largeCommand = _pendingFrameBytes >= DirectFrameThreshold ? ExamineLargeCommand(pipe, out discard) : LargeCommand.None;
+                if (largeCommand == LargeCommand.Discard)
+                {
+                    if (!await DiscardCommandAsync(pipe, discard).ConfigureAwait(true))
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+
                 // Large frames tend to come in streams: a full-size read right after one would take most of
                 // the next one's body into the queue, only to copy it into that frame's own buffer.
                 // A frame too big for a grown receive (only when MAXMSGSIZE lets one through) asks for what it
                 // still lacks: a grown request on top would copy the whole partial frame into a new segment.
+                // A large command not yet known to be kept gets no room for its whole body.
                 bool shortened = _followsLargeFrame;
                 _followsLargeFrame = false;
                 int wanted = shortened ? ReadAfterLargeFrame : _pendingFrameBytes > MaxReceiveSpace ? MinReceiveSpace : _receiveSpace;
-                _parseOffset = inbound.EnsureSpace(Math.Max(wanted, _pendingFrameBytes - (inbound.WriteOffset - _parseOffset)), _parseOffset);
+                int lacking = largeCommand == LargeCommand.NeedPrefix ? 0 : _pendingFrameBytes - (inbound.WriteOffset - _parseOffset);
+                _parseOffset = inbound.EnsureSpace(Math.Max(wanted, lacking), _parseOffset);
                 var space = inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
                 if (shortened)
                 {
@@ -262,6 +276,13 @@ internal sealed partial class ZmtpConnection
     /// Walks the frames received so far, answers engine commands, and publishes every whole
     /// message to the socket. Payloads are not touched: the socket decodes them in place.
     /// </summary>
+    /// <remarks>
+    /// Only a publisher's SUBSCRIBE and CANCEL between messages stay in the queue, each counted as one
+    /// message so that RCVHWM stops the reads as libzmq's pipe does (L11). Every other command is taken
+    /// out of the stream here, wherever it comes: libzmq sends PING when its timer fires, between the
+    /// frames of a message too, and a command must neither split a message nor reach the application
+    /// (RFC 37 §Connection Heartbeating), nor take queue space the application never frees.
+    /// </remarks>
     private bool ParseReceived(Pipe pipe)
     {
         var inbound = pipe.Inbound;
@@ -272,6 +293,9 @@ internal sealed partial class ZmtpConnection
         int messages = 0;
         long maxMessageSize = _socket.Options.MaxMessageSize;
 
+        // Octets of commands dropped so far in this pass: every later frame moves down by as many.
+        int dropped = 0;
+
         while (true)
         {
             var status = ZmtpFrame.TryReadHeader(buffer.AsSpan(offset, end - offset), out var header);
@@ -281,7 +305,7 @@ internal sealed partial class ZmtpConnection
                 break;
             }
 
-            // L10: MAXMSGSIZE is checked per frame, before the body is buffered.
+            // L10: MAXMSGSIZE is checked per frame, commands included, before the body is buffered.
             if (status == ZmtpStatus.Malformed || header.BodyLength > LargestFrame
                 || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize))
             {
@@ -295,13 +319,22 @@ internal sealed partial class ZmtpConnection
                 break;
             }
 
+            if (header.IsCommand && !HandleCommand(buffer.AsSpan(offset + header.HeaderLength, (int)header.BodyLength)))
+            {
+                dropped += frameLength;
+                offset += frameLength;
+                continue;
+            }
+
+            if (dropped != 0)
+            {
+                buffer.AsSpan(offset, frameLength).CopyTo(buffer.AsSpan(offset - dropped));
+            }
+
             if (header.IsCommand)
             {
-                if (!_inMessage)
-                {
-                    HandleCommand(buffer.AsSpan(offset + header.HeaderLength, (int)header.BodyLength));
-                    publishAt = offset + frameLength;
-                }
+                messages++;
+                publishAt = offset + frameLength - dropped;
             }
             else if (header.More)
             {
@@ -311,10 +344,18 @@ internal sealed partial class ZmtpConnection
             {
                 _inMessage = false;
                 messages++;
-                publishAt = offset + frameLength;
+                publishAt = offset + frameLength - dropped;
             }
 
             offset += frameLength;
+        }
+
+        if (dropped != 0)
+        {
+            // The partial frame at the end, if any, moves down with the rest.
+            buffer.AsSpan(offset, end - offset).CopyTo(buffer.AsSpan(offset - dropped));
+            offset -= dropped;
+            inbound.Truncate(end - dropped);
         }
 
         _parseOffset = offset;
@@ -328,19 +369,34 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// Commands after the handshake (L11): PING is answered here; SUBSCRIBE and CANCEL stay in the
-    /// stream for the socket; everything else is ignored without closing the connection.
+    /// A command after the handshake (L11): PING is answered, and true is returned only for what must
+    /// stay in the queue, a SUBSCRIBE or CANCEL to a publisher between messages. PONG only counted as
+    /// traffic; everything else (unknown or malformed commands, READY or ERROR again) is dropped without
+    /// closing the connection, as libzmq drops it.
     /// </summary>
-    private void HandleCommand(ReadOnlySpan<byte> body)
+    /// <remarks>
+    /// A subscription between the frames of a message breaks RFC 23's grammar (commands come between
+    /// messages) and no libzmq sends one (only its PINGs interrupt a message); it is dropped rather than
+    /// let it reach the publisher's socket as a frame of that message.
+    /// </remarks>
+    private bool HandleCommand(ReadOnlySpan<byte> body)
     {
         if (!ZmtpCommandCodec.TryParse(body, out var command))
         {
-            return;
+            return false;
         }
 
-        if (command.Is(ZmtpCommandNames.Ping) && ZmtpHeartbeat.TryParsePing(command.Data, out ushort ttl, out var context))
+        if (command.Is(ZmtpCommandNames.Ping))
         {
-            OnPing(ttl, context);
+            if (ZmtpHeartbeat.TryParsePing(command.Data, out ushort ttl, out var context))
+            {
+                OnPing(ttl, context);
+            }
+
+            return false;
         }
+
+        return !_inMessage && (_socket.SocketType is SocketType.Pub or SocketType.XPub)
+            && ZmtpSubscription.TryParseCommand(command, out _, out _);
     }
 }
