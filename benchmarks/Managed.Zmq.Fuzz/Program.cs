@@ -31,7 +31,7 @@ var worker = new Thread(() => report = FuzzHarness.Run(iterations, seed, line =>
 {
     Interlocked.Exchange(ref lastProgress, Stopwatch.GetTimestamp());
     Console.WriteLine(line);
-}))
+}, FuzzHarness.SlowInputMilliseconds))
 {
     IsBackground = true,
     Name = "fuzz",

@@ -12,7 +12,7 @@ public sealed class FuzzSliceTests
     [Theory]
     [InlineData(20260720)]
     [InlineData(7)]
-    public void PureProtocolPieces_10000SeededInputsPerSeed_NoExceptionNoSlowInputHeapBounded(int seed)
+    public void PureProtocolPieces_10000SeededInputsPerSeed_NoExceptionHeapBounded(int seed)
     {
         FuzzReport? report = null;
         var run = BackgroundCall.Start(() => report = FuzzHarness.Run(10_000, seed));
