@@ -54,6 +54,9 @@ internal sealed partial class SocketCore
     /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
     public bool ReceiveMore { get; set; }
 
+    /// <summary>The connection metadata of the frame last peeked from a pipe (see <see cref="Pipe.TryPeekFrame"/>). User thread only.</summary>
+    public Security.PeerMetadata? PeekedMetadata { get; set; }
+
     /// <summary>The pipe whose last peeked frame is a large one with a buffer of its own (user thread only).</summary>
     public Pipe? ExternalFramePipe { get; set; }
 

@@ -141,6 +141,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerMetadata.Identity;
+        pipe.Metadata = result.PeerMetadata;
         pipe.Inbound.DiscardUncommitted();
         Volatile.Write(ref _pipe, pipe);
 
