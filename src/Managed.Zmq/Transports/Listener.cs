@@ -18,6 +18,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     private readonly IoThread _ioThread;
     private volatile bool _stopped;
 
+    /// <summary>Use_Fd: the listening socket is the caller's; its ipc file is not ours to delete.</summary>
+    private bool _callerSocket;
+
     private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
     {
         _socket = socket;
@@ -42,6 +45,11 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         listener = null;
         var options = socket.Options;
         System.Net.Sockets.Socket? listenSocket = null;
+        if (options.UseFd >= 0)
+        {
+            return TryStartOnCallerSocket(socket, address, options.UseFd, out listener);
+        }
+
         try
         {
             var endPoint = address.GetBindEndPoint();
@@ -104,6 +112,40 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
                 _ => ZmqConstants.EINVAL,
             };
+        }
+    }
+
+    /// <summary>
+    /// Use_Fd: listens on a socket the caller already bound and put in the listening state (libzmq uses it
+    /// instead of creating one, for socket activation). The caller keeps the descriptor: we never close it.
+    /// Last_Endpoint is what the socket is bound to, as libzmq reads it back.
+    /// </summary>
+    private static int TryStartOnCallerSocket(SocketCore socket, TransportAddress address, int fd, out Listener? listener)
+    {
+        listener = null;
+        System.Net.Sockets.Socket listenSocket;
+        try
+        {
+            listenSocket = new System.Net.Sockets.Socket(new SafeSocketHandle(fd, ownsHandle: false));
+        }
+        catch (SocketException)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        try
+        {
+            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved) { _callerSocket = true };
+            listenSocket.Blocking = false;
+            listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+            return 0;
+        }
+        catch (Exception ex) when (ex is SocketException or InvalidCastException or NullReferenceException)
+        {
+            // Not a bound socket of this endpoint's family.
+            listenSocket.Dispose();
+            return ZmqConstants.EINVAL;
         }
     }
 
@@ -180,7 +222,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             self._ioThread.Forget(self._listenSocket);
         }, this);
         _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
-        if (_address is IpcAddress ipc && !ipc.IsAbstract)
+        if (_address is IpcAddress ipc && !ipc.IsAbstract && !_callerSocket)
         {
             // libzmq removes the socket file on unbind and close.
             TryDeleteFile(ipc.Path);
