@@ -247,6 +247,34 @@ public sealed class Context : IDisposable
         return threads[index];
     }
 
+    /// <summary>
+    /// The I/O thread for a new connection or listener of a socket with ZMQ_AFFINITY <paramref name="affinity"/>:
+    /// as libzmq, bit i allows I/O thread i and 0 allows all; among the allowed ones, round-robin. A mask that names
+    /// no existing thread falls back to all of them, where libzmq would fail the bind or connect with EMTHREAD.
+    /// </summary>
+    internal IoThread NextIoThread(long affinity)
+    {
+        var threads = _ioThreads ?? StartIoThreads();
+        int limit = Math.Min(threads.Length, 64);
+        ulong allowed = (ulong)affinity & (limit == 64 ? ulong.MaxValue : (1UL << limit) - 1);
+        if (allowed == 0)
+        {
+            return NextIoThread();
+        }
+
+        int count = System.Numerics.BitOperations.PopCount(allowed);
+        int pick = (int)((uint)Interlocked.Increment(ref _nextIoThread) % (uint)count);
+        for (int i = 0; i < limit; i++)
+        {
+            if ((allowed & (1UL << i)) != 0 && pick-- == 0)
+            {
+                return threads[i];
+            }
+        }
+
+        return NextIoThread();
+    }
+
     private IoThread[] StartIoThreads()
     {
         lock (_lock)

@@ -34,7 +34,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         _socket = socket;
         _address = address;
         Pipe = pipe;
-        _ioThread = socket.Context.NextIoThread();
+        _ioThread = socket.Context.NextIoThread(socket.Options.Affinity);
     }
 
     public Pipe Pipe { get; }

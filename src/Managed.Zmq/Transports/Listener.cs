@@ -96,7 +96,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved);
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved);
             listenSocket.Blocking = false;
             listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
             return 0;
@@ -136,7 +136,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         try
         {
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved) { _callerSocket = true };
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved) { _callerSocket = true };
             listenSocket.Blocking = false;
             listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
             return 0;
@@ -191,7 +191,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
             SocketTuning.Apply(accepted, _socket.Options);
             _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
-            var ioThread = _socket.Context.NextIoThread();
+            var ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
             var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
             var connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
             ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
