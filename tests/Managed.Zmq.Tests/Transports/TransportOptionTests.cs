@@ -115,6 +115,10 @@ public sealed class TransportOptionTests : TransportSockets
         push.Send("via fd");
 
         Assert.Equal("via fd", pull.RecvString());
+
+        // The descriptor stays the caller's and must outlive the socket that listens on it.
+        pull.Dispose();
+        Assert.True(listener.Poll(0, SelectMode.SelectError) is false, "the caller's socket is still open");
     }
 
     private static EndPoint ParseEndpoint(string endpoint)
