@@ -53,6 +53,19 @@ public sealed class Context : IDisposable
         _maxSockets = maxSockets;
     }
 
+    /// <summary>
+    /// Raised, on the I/O thread where it was caught, for every unexpected exception inside the library (a bug:
+    /// libzmq would abort the process with an assertion). The library never rethrows it: the connection concerned
+    /// is closed (its monitor reports DISCONNECTED) and everything else carries on. The sender is null. The same
+    /// errors are written to the "Managed.Zmq" EventSource as Error events, for dotnet-trace and EventListeners.
+    /// </summary>
+    /// <remarks>
+    /// Static, like <see cref="AppDomain.UnhandledException"/> and <see cref="TaskScheduler.UnobservedTaskException"/>,
+    /// because an error on an I/O thread is not always tied to one context. A handler must be quick and must not
+    /// call back into sockets; an exception thrown by a handler is swallowed.
+    /// </remarks>
+    public static event EventHandler<Exception>? InternalError;
+
     /// <summary>The libzmq release whose semantics this library follows: (4, 3, 5).</summary>
     public static (int Major, int Minor, int Patch) Version => (4, 3, 5);
 
@@ -176,6 +189,27 @@ public sealed class Context : IDisposable
     }
 
     // ------------------------------------------------------------ internal
+
+    /// <summary>Passes an internal error to the <see cref="InternalError"/> handlers; a throwing handler is ignored.</summary>
+    internal static void RaiseInternalError(Exception exception)
+    {
+        if (InternalError is not { } handlers)
+        {
+            return;
+        }
+
+        foreach (EventHandler<Exception> handler in handlers.GetInvocationList().Cast<EventHandler<Exception>>())
+        {
+            try
+            {
+                handler(null, exception);
+            }
+            catch (Exception)
+            {
+                // A handler's bug must not end the I/O thread that reports ours.
+            }
+        }
+    }
 
     /// <summary>The inproc endpoint names of this context.</summary>
     internal Transports.InprocRegistry Inproc { get; } = new();

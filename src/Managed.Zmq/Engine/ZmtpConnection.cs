@@ -87,6 +87,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         {
             Diagnostics.InternalErrors.Report(ex);
             _transport.Dispose();
+
+            // What libzmq's monitor shows when a connection ends: DISCONNECTED with its descriptor.
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         }
         finally
         {
