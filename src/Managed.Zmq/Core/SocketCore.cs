@@ -307,6 +307,26 @@ internal sealed partial class SocketCore
             Lingerer.CloseConnection(connection, connection.HandshakeComplete ? linger : 0);
         }
 
+        if (linger != 0)
+        {
+            // Context.Terminate(deadline) may cut this linger short.
+            foreach (var endpoint in endpoints)
+            {
+                if (!endpoint.IsBound)
+                {
+                    Context.TrackLingering(endpoint);
+                }
+            }
+
+            foreach (var connection in connections)
+            {
+                if (connection.HandshakeComplete)
+                {
+                    Context.TrackLingering(connection);
+                }
+            }
+        }
+
         Context.Inproc.RemoveAll(this, keepQueued: linger != 0);
         Monitor.Stop();
         foreach (var pipe in _patternPipes.Keys.ToArray())
