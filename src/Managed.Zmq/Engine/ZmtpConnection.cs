@@ -163,7 +163,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 
-        StartHeartbeats();
+        if (!result.IsZmtp20)
+        {
+            // A ZMTP 2.0 peer knows no commands, so no PING (libzmq starts heartbeats for 3.x only).
+            StartHeartbeats();
+        }
+
         var writer = WriteLoopAsync(pipe);
         await ReadLoopAsync(pipe).ConfigureAwait(true);
         Close(DisconnectReason.ConnectionLost);
