@@ -151,7 +151,11 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
     Xpub_Verbose = 40,
 
-    /// <summary>≥ 0; raw-TCP mode like STREAM (deprecated).</summary>
+    /// <summary>
+    /// ≥ 0; deprecated in libzmq (use STREAM). Non-zero makes the ROUTER speak raw TCP like STREAM: [id, ""] when a
+    /// peer connects, [id, bytes] for what arrives, bytes sent as they are, an empty frame closes. Set it before Bind
+    /// or Connect: once peers are attached it fails with EINVAL (they already speak ZMTP).
+    /// </summary>
     /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER].</remarks>
     Router_Raw = 41,
 

@@ -31,6 +31,7 @@ internal sealed partial class SocketCore
         SocketType = socketType;
         Options = new SocketOptions(socketType, context.Ipv6Default);
         Pattern = PatternFactory.Create(this, socketType);
+        IsRaw = socketType == SocketType.Stream;
     }
 
     public Context Context { get; }
@@ -39,7 +40,36 @@ internal sealed partial class SocketCore
 
     public SocketOptions Options { get; }
 
-    public Pattern Pattern { get; }
+    public Pattern Pattern { get; private set; }
+
+    /// <summary>
+    /// True when connections carry raw bytes, not ZMTP: STREAM, and ROUTER with Router_Raw (libzmq's deprecated
+    /// raw ROUTER behaves as STREAM: [id, ""] on connect, [id, bytes] for what arrives, an empty send closes).
+    /// </summary>
+    public bool IsRaw { get; private set; }
+
+    /// <summary>
+    /// Router_Raw was just set: a non-zero value turns this ROUTER into a raw one for the connections made from now
+    /// on, as in libzmq. Returns EINVAL when peers are already attached (they speak ZMTP and cannot change), or
+    /// when it would be turned off again.
+    /// </summary>
+    public int ApplyRouterRaw()
+    {
+        bool raw = Options.RouterRaw;
+        if (raw == IsRaw)
+        {
+            return 0;
+        }
+
+        if (!raw || _patternPipes.Count > 0)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        Pattern = new Patterns.RawStream(this);
+        IsRaw = true;
+        return 0;
+    }
 
     public SocketSignal Signal { get; } = new();
 

@@ -103,7 +103,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Runs the connection to its end. Must be called on <see cref="IoThread"/>.</summary>
     public async Task<DisconnectReason> RunAsync()
     {
-        if (_socket.SocketType == SocketType.Stream)
+        if (_socket.IsRaw)
         {
             return await RunRawAsync().ConfigureAwait(true);
         }

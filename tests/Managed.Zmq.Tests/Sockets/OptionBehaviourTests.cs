@@ -240,6 +240,50 @@ public sealed class OptionBehaviourTests : TransportSockets
         Assert.Equal("raw", first[1].ToString());
     }
 
+    [Fact]
+    public void RouterRaw_Set_TalksRawTcpAsLibzmqRawRouter()
+    {
+        // libzmq 4.3.4 (checked through pyzmq): [id, ""] on connect, then [id, bytes]; what is sent goes out raw.
+        var router = Create(SocketType.Router);
+        router.SetOption(SocketOption.Router_Raw, 1);
+        router.Bind("tcp://127.0.0.1:*");
+        using var client = ConnectRaw(router);
+
+        client.Send("hi"u8);
+        using var notification = router.RecvMultipart();
+        using var data = router.RecvMultipart();
+        router.Send(data[0].ToArray(), SendFlags.SendMore);
+        router.Send("yo");
+        var reply = new byte[2];
+        client.ReceiveTimeout = Timeout;
+        int read = 0;
+        while (read < reply.Length)
+        {
+            read += client.Receive(reply.AsSpan(read));
+        }
+
+        Assert.Equal(0, notification[1].Size);
+        Assert.Equal(notification[0].ToArray(), data[0].ToArray());
+        Assert.Equal("hi", data[1].ToString());
+        Assert.Equal("yo"u8.ToArray(), reply);
+    }
+
+    [Fact]
+    public void RouterRaw_SetAfterPeersAttached_Einval()
+    {
+        string endpoint = InprocName("raw-late");
+        var router = Create(SocketType.Router);
+        router.Bind(endpoint);
+        var dealer = Create(SocketType.Dealer);
+        dealer.Connect(endpoint);
+        dealer.Send("x");
+        using (router.RecvMultipart())
+        {
+        }
+
+        AssertZmqError(ZmqConstants.EINVAL, () => router.SetOption(SocketOption.Router_Raw, 1));
+    }
+
     private static void Reply(Socket router, MultipartMessage request, string body)
     {
         router.Send(request[0].ToArray(), SendFlags.SendMore);

@@ -98,6 +98,32 @@ public sealed class TransportOptionTests : TransportSockets
     }
 
     [Fact]
+    public void Tos_Ipv6Connection_TrafficClassSet()
+    {
+        Assert.True(OperatingSystem.IsLinux(), "IPV6_TCLASS is read back with Linux's numbers; this suite runs on Linux");
+        var pull = Create(SocketType.Pull);
+        pull.SetOption(SocketOption.Ipv6, 1);
+        pull.Bind("tcp://[::1]:*");
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Ipv6, 1);
+        push.SetOption(SocketOption.Tos, 0x28);
+        string monitorEndpoint = InprocName("tos-monitor");
+        push.Monitor(monitorEndpoint, SocketMonitorEvent.Connected);
+        var monitor = Create(SocketType.Pair);
+        monitor.Connect(monitorEndpoint);
+
+        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        var connected = SocketMonitorEventData.Parse(monitor.RecvBytes(), monitor.RecvString());
+        push.Send("x");
+        Assert.Equal("x", pull.RecvString());
+
+        using var view = new System.Net.Sockets.Socket(new SafeSocketHandle(connected.Value, ownsHandle: false));
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        Assert.Equal(sizeof(int), view.GetRawSocketOption(41, 67, value));
+        Assert.Equal(0x28, BinaryPrimitives.ReadInt32LittleEndian(value));
+    }
+
+    [Fact]
     public void UseFd_CallersListeningSocket_AcceptsOnItAndReportsItsEndpoint()
     {
         using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
