@@ -214,19 +214,52 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         _stopped = true;
         int handle = Handle;
 
-        // Closed now, so the address is free when Unbind returns; the reactor forgets it on its own thread.
-        _listenSocket.Dispose();
-        _ioThread.Schedule(static s =>
+        if (_callerSocket)
         {
-            var self = (Listener)s!;
-            self._ioThread.Forget(self._listenSocket);
-        }, this);
+            // Use_Fd: the descriptor is the caller's, so disposing cannot close it, and a Dispose here would wait for
+            // the reactor's readiness wait to release the handle. The reactor forgets it first, on its own thread.
+            // Unbind and Close return only once we no longer use it, so the caller may close it right after.
+            if (_ioThread.IsCurrent)
+            {
+                ReleaseCallerSocket();
+            }
+            else
+            {
+                using var released = new ManualResetEventSlim();
+                _ioThread.Schedule(static s =>
+                {
+                    var (self, done) = ((Listener, ManualResetEventSlim))s!;
+                    self.ReleaseCallerSocket();
+                    done.Set();
+                }, (this, released));
+                released.Wait(CallerSocketReleaseTimeout);
+            }
+        }
+        else
+        {
+            // Closed now, so the address is free when Unbind returns; the reactor forgets it on its own thread.
+            _listenSocket.Dispose();
+            _ioThread.Schedule(static s =>
+            {
+                var self = (Listener)s!;
+                self._ioThread.Forget(self._listenSocket);
+            }, this);
+        }
         _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
         if (_address is IpcAddress ipc && !ipc.IsAbstract && !_callerSocket)
         {
             // libzmq removes the socket file on unbind and close.
             TryDeleteFile(ipc.Path);
         }
+    }
+
+    /// <summary>Use_Fd: how long Stop waits for the I/O thread to let go of the caller's socket (it normally takes a wake-up).</summary>
+    private static readonly TimeSpan CallerSocketReleaseTimeout = TimeSpan.FromSeconds(5);
+
+    private void ReleaseCallerSocket()
+    {
+        _ioThread.Forget(_listenSocket);
+        _listenSocket.Dispose();
     }
 
     private static void TryDeleteFile(string path)
