@@ -6,7 +6,8 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Engine;
 
 /// <summary>
-/// The ZMTP 3.x handshake as one linear method: greeting, version check, then the security
+/// The ZMTP handshake as one linear method: greeting, version check (ZMTP 2.0 peers take a
+/// shorter path, see <see cref="RunZmtp20Async"/>), then the security
 /// mechanism's commands until it is ready (RFC 23/37 §Version Negotiation, §Authentication and
 /// Confidentiality). The mechanism is a step machine; this method does its I/O and its ZAP calls.
 /// </summary>
