@@ -32,6 +32,18 @@ public sealed class Context : IDisposable
     private int _ipv6;
     private int _blocky = 1;
 
+    /// <summary>Set when a <see cref="Terminate"/> deadline passed: LINGER counts as 0 from then on.</summary>
+    private bool _lingerAborted;
+
+    /// <summary>Closed sockets' connecters and connections that may still linger (see <see cref="TrackLingering"/>).</summary>
+    private readonly List<WeakReference> _lingering = [];
+
+    /// <summary>Size of <see cref="_lingering"/> at which dead entries are next pruned.</summary>
+    private int _lingeringPruneAt = LingeringPruneMinimum;
+
+    /// <summary>Pruning starts at this many entries; then whenever the list has doubled since the last prune.</summary>
+    private const int LingeringPruneMinimum = 64;
+
     /// <summary>Creates a context with one I/O thread and room for 1023 sockets.</summary>
     public Context()
     {
@@ -52,6 +64,19 @@ public sealed class Context : IDisposable
         _ioThreadCount = ioThreads;
         _maxSockets = maxSockets;
     }
+
+    /// <summary>
+    /// Raised, on the I/O thread where it was caught, for every unexpected exception inside the library (a bug:
+    /// libzmq would abort the process with an assertion). The library never rethrows it: the connection concerned
+    /// is closed (its monitor reports DISCONNECTED) and everything else carries on. The sender is null. The same
+    /// errors are written to the "Managed.Zmq" EventSource as Error events, for dotnet-trace and EventListeners.
+    /// </summary>
+    /// <remarks>
+    /// Static, like <see cref="AppDomain.UnhandledException"/> and <see cref="TaskScheduler.UnobservedTaskException"/>,
+    /// because an error on an I/O thread is not always tied to one context. A handler must be quick and must not
+    /// call back into sockets; an exception thrown by a handler is swallowed.
+    /// </remarks>
+    public static event EventHandler<Exception>? InternalError;
 
     /// <summary>The libzmq release whose semantics this library follows: (4, 3, 5).</summary>
     public static (int Major, int Minor, int Patch) Version => (4, 3, 5);
@@ -145,25 +170,71 @@ public sealed class Context : IDisposable
     /// Terminates the context: shuts it down, waits until every socket is disposed and every
     /// lingering message is sent (or its LINGER has run out), then stops the I/O threads.
     /// </summary>
-    public void Dispose()
+    public void Dispose() => Terminate(Timeout.InfiniteTimeSpan);
+
+    /// <summary>
+    /// Terminates the context like <see cref="Dispose"/> (libzmq's <c>zmq_ctx_term</c>), but waits at most
+    /// <paramref name="lingerTimeout"/> for lingering messages: when it has passed, whatever disposed sockets still
+    /// hold for unreachable peers is discarded, as if every <see cref="SocketOption.Linger"/> had been 0, and
+    /// termination completes. For services that must stop on a deadline, whatever the sockets' LINGER (its
+    /// default, -1, waits for ever for a peer that never comes back). Afterwards the context is disposed.
+    /// </summary>
+    /// <remarks>
+    /// Sockets must still be disposed, as with <c>zmq_ctx_term</c>: the context cannot end while one is open.
+    /// From the call on, every blocking call on them fails with ETERM (<see cref="Shutdown"/>), so a thread that
+    /// disposes its socket on ETERM lets termination finish. Setting <c>(ContextOption)70</c> (ZMQ_BLOCKY) to 0
+    /// before disposing makes LINGER -1 count as 0 instead, so that nothing waits at all.
+    /// </remarks>
+    /// <param name="lingerTimeout">How long lingering messages may still be sent; <see cref="Timeout.InfiniteTimeSpan"/> waits as long as LINGER says.</param>
+    /// <returns>True when nothing had to be discarded; false when the deadline cut lingering sends short.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="lingerTimeout"/> is negative and not infinite.</exception>
+    public bool Terminate(TimeSpan lingerTimeout)
     {
+        if (lingerTimeout < TimeSpan.Zero && lingerTimeout != Timeout.InfiniteTimeSpan)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(lingerTimeout), "The timeout must be non-negative or infinite");
+        }
+
         lock (_lock)
         {
             if (_disposed)
             {
-                return;
+                return true;
             }
         }
 
         Shutdown();
-        lock (_lock)
+        long deadline = lingerTimeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Environment.TickCount64 + (long)lingerTimeout.TotalMilliseconds;
+        bool complete = true;
+        while (true)
         {
-            while (_sockets.Count > 0 || _work > 0)
+            object?[]? lingerers = null;
+            lock (_lock)
             {
-                Monitor.Wait(_lock);
+                if (_sockets.Count == 0 && _work == 0)
+                {
+                    _disposed = true;
+                    break;
+                }
+
+                long left = deadline - Environment.TickCount64;
+                if (_lingerAborted || left > 0)
+                {
+                    Monitor.Wait(_lock, _lingerAborted || deadline == long.MaxValue ? Timeout.Infinite : (int)Math.Min(left, int.MaxValue));
+                    continue;
+                }
+
+                // The deadline passed: from now on LINGER counts as 0, and what lingers now stops.
+                _lingerAborted = true;
+                complete = _work == 0;
+                lingerers = [.. _lingering.Select(static w => w.Target)];
+                _lingering.Clear();
             }
 
-            _disposed = true;
+            foreach (var lingerer in lingerers)
+            {
+                StopLingering(lingerer);
+            }
         }
 
         if (_ioThreads is { } threads)
@@ -173,9 +244,32 @@ public sealed class Context : IDisposable
                 thread.Dispose();
             }
         }
+
+        return complete;
     }
 
     // ------------------------------------------------------------ internal
+
+    /// <summary>Passes an internal error to the <see cref="InternalError"/> handlers; a throwing handler is ignored.</summary>
+    internal static void RaiseInternalError(Exception exception)
+    {
+        if (InternalError is not { } handlers)
+        {
+            return;
+        }
+
+        foreach (EventHandler<Exception> handler in handlers.GetInvocationList().Cast<EventHandler<Exception>>())
+        {
+            try
+            {
+                handler(null, exception);
+            }
+            catch (Exception)
+            {
+                // A handler's bug must not end the I/O thread that reports ours.
+            }
+        }
+    }
 
     /// <summary>The inproc endpoint names of this context.</summary>
     internal Transports.InprocRegistry Inproc { get; } = new();
@@ -236,8 +330,61 @@ public sealed class Context : IDisposable
         }
     }
 
-    /// <summary>LINGER as termination applies it: with BLOCKY off, -1 counts as 0 (API §3.1).</summary>
-    internal int EffectiveLinger(int linger) => linger < 0 && Volatile.Read(ref _blocky) == 0 ? 0 : linger;
+    /// <summary>
+    /// LINGER as termination applies it: with BLOCKY off, -1 counts as 0 (API §3.1); once a
+    /// <see cref="Terminate"/> deadline has passed, every LINGER counts as 0.
+    /// </summary>
+    internal int EffectiveLinger(int linger)
+    {
+        if (Volatile.Read(ref _lingerAborted))
+        {
+            return 0;
+        }
+
+        return linger < 0 && Volatile.Read(ref _blocky) == 0 ? 0 : linger;
+    }
+
+    /// <summary>
+    /// A closing socket's lingering connecter or connection (<paramref name="lingerer"/>): stopped at once if a
+    /// <see cref="Terminate"/> deadline has passed or passes before it finishes. Held weakly, so one that
+    /// finished is forgotten; dead entries are pruned as the list grows, so socket churn does not grow it.
+    /// </summary>
+    internal void TrackLingering(object lingerer)
+    {
+        bool now;
+        lock (_lock)
+        {
+            now = _lingerAborted;
+            if (!now)
+            {
+                if (_lingering.Count >= _lingeringPruneAt)
+                {
+                    _lingering.RemoveAll(static w => !w.IsAlive);
+                    _lingeringPruneAt = Math.Max(LingeringPruneMinimum, _lingering.Count * 2);
+                }
+
+                _lingering.Add(new WeakReference(lingerer));
+            }
+        }
+
+        if (now)
+        {
+            StopLingering(lingerer);
+        }
+    }
+
+    private static void StopLingering(object? lingerer)
+    {
+        switch (lingerer)
+        {
+            case Transports.IEndpointHandle endpoint:
+                endpoint.Stop(0);
+                break;
+            case Engine.ZmtpConnection connection:
+                Transports.Lingerer.CloseConnection(connection, 0);
+                break;
+        }
+    }
 
     /// <summary>The next I/O thread, round-robin; starts them on first use.</summary>
     internal IoThread NextIoThread()
@@ -245,6 +392,34 @@ public sealed class Context : IDisposable
         var threads = _ioThreads ?? StartIoThreads();
         int index = (int)((uint)Interlocked.Increment(ref _nextIoThread) % (uint)threads.Length);
         return threads[index];
+    }
+
+    /// <summary>
+    /// The I/O thread for a new connection or listener of a socket with ZMQ_AFFINITY <paramref name="affinity"/>:
+    /// as libzmq, bit i allows I/O thread i and 0 allows all; among the allowed ones, round-robin. A mask that names
+    /// no existing thread falls back to all of them, where libzmq would fail the bind or connect with EMTHREAD.
+    /// </summary>
+    internal IoThread NextIoThread(long affinity)
+    {
+        var threads = _ioThreads ?? StartIoThreads();
+        int limit = Math.Min(threads.Length, 64);
+        ulong allowed = (ulong)affinity & (limit == 64 ? ulong.MaxValue : (1UL << limit) - 1);
+        if (allowed == 0)
+        {
+            return NextIoThread();
+        }
+
+        int count = System.Numerics.BitOperations.PopCount(allowed);
+        int pick = (int)((uint)Interlocked.Increment(ref _nextIoThread) % (uint)count);
+        for (int i = 0; i < limit; i++)
+        {
+            if ((allowed & (1UL << i)) != 0 && pick-- == 0)
+            {
+                return threads[i];
+            }
+        }
+
+        return NextIoThread();
     }
 
     private IoThread[] StartIoThreads()

@@ -80,6 +80,7 @@ public sealed unsafe partial class Message
             _data = _owned;
             _size = 0;
             _more = false;
+            _metadata = null;
             return;
         }
 
@@ -128,6 +129,7 @@ public sealed unsafe partial class Message
         _size = 0;
         _more = false;
         _bucket = bucket;
+        _metadata = null;
     }
 
     /// <summary>

@@ -115,6 +115,9 @@ public sealed unsafe partial class Message
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;
 
+    /// <summary>Points a frame just received at its connection's metadata (null for none).</summary>
+    internal void SetMetadata(Security.PeerMetadata? metadata) => _metadata = metadata;
+
     /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
     internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size, hasHeadroom: _kind != ContentKind.External);
 

@@ -65,6 +65,12 @@ public sealed unsafe partial class Message : IDisposable
     /// <summary>Pooled content: the bucket index of the rented buffer.</summary>
     private int _bucket;
 
+    /// <summary>
+    /// The metadata of the connection the last frame was received from (shared, immutable, one per connection);
+    /// null for a frame built locally or received over inproc, as libzmq gives those none.
+    /// </summary>
+    private Security.PeerMetadata? _metadata;
+
     /// <summary>Releases the content if this message is collected undisposed (Message has no finalizer of its own).</summary>
     private MessageGuard? _guard;
 
@@ -247,9 +253,22 @@ public sealed unsafe partial class Message : IDisposable
         ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
     }
 
-    /// <summary>Reads per-frame connection metadata; this version has none and returns null for every name.</summary>
+    /// <summary>
+    /// Reads a property of the connection this frame was received over, as libzmq's <c>zmq_msg_gets</c> does.
+    /// </summary>
+    /// <remarks>
+    /// <para>Over tcp and ipc every received frame carries: <c>Socket-Type</c>; <c>Identity</c> (also answered to
+    /// <c>Routing-Id</c>) when the peer announced one; <c>Peer-Address</c> (the remote IP for tcp, without port;
+    /// for ipc <c>localhost:uid:gid:pid</c> of the peer process, as libzmq forms it from SO_PEERCRED);
+    /// <c>User-Id</c> and the metadata a ZAP handler returned, when one was consulted; and every other property
+    /// the peer sent in its READY or INITIATE command (for example a libzmq peer's <c>X-</c> properties set with
+    /// ZMQ_METADATA). As in libzmq, the peer address comes first, then what ZAP said, then
+    /// what the peer said: a peer cannot override its own <c>User-Id</c> or address.</para>
+    /// <para>Frames received over inproc, and messages built locally, have no metadata (null for every name),
+    /// as in libzmq. Names are compared case-insensitively (RFC 23), where libzmq compares them exactly.</para>
+    /// </remarks>
     /// <param name="property">The metadata name.</param>
-    /// <returns>Always null in this version.</returns>
+    /// <returns>The value, or null when the frame has no such property.</returns>
     /// <exception cref="InvalidOperationException">The message is disposed.</exception>
     /// <exception cref="ArgumentNullException"><paramref name="property"/> is null.</exception>
     public string? GetMetadata(string property)
@@ -260,7 +279,7 @@ public sealed unsafe partial class Message : IDisposable
             ThrowHelper.ThrowArgumentNullException(nameof(property));
         }
 
-        return null;
+        return _metadata?.Get(property);
     }
 
     /// <summary>Copies the content into a new array.</summary>
@@ -279,6 +298,7 @@ public sealed unsafe partial class Message : IDisposable
     {
         EnsureInitialized();
         ReleaseContent();
+        _metadata = null;
     }
 
     /// <summary>Releases the content and re-initialises the message as <paramref name="size"/> unspecified bytes.</summary>
@@ -293,6 +313,7 @@ public sealed unsafe partial class Message : IDisposable
             ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
         }
 
+        _metadata = null;
         if (!TryReuseOwned(size))
         {
             ReleaseContent(retainOwned: true);
@@ -331,6 +352,7 @@ public sealed unsafe partial class Message : IDisposable
         _freeCallback = source._freeCallback;
         _pool = source._pool;
         _bucket = source._bucket;
+        _metadata = source._metadata;
 
         // The source hands everything over without releasing it.
         source._kind = ContentKind.Owned;
@@ -342,6 +364,7 @@ public sealed unsafe partial class Message : IDisposable
         source._freeCallback = null;
         source._pool = null;
         source._bucket = 0;
+        source._metadata = null;
     }
 
     /// <summary>Replaces the content with an independent, non-pooled copy of <paramref name="source"/>'s bytes and MORE flag.</summary>
@@ -386,6 +409,9 @@ public sealed unsafe partial class Message : IDisposable
         _data = _owned;
         _size = size;
         _more = more;
+
+        // zmq_msg_copy shares the source's metadata, as it is immutable.
+        _metadata = source._metadata;
     }
 
     /// <summary>Sets <see cref="Size"/> of a pooled message after the caller has written into <see cref="Data"/>.</summary>

@@ -124,6 +124,10 @@ public sealed partial class Socket
             // Subscribe (6) and Unsubscribe (7): the pattern acts on them.
             error = _core.Pattern.Subscribe(value, subscribe: (int)option == OptionId.Subscribe);
         }
+        else if (error == 0 && (int)option == OptionId.RouterRaw)
+        {
+            error = _core.ApplyRouterRaw();
+        }
 
         if (error != 0)
         {

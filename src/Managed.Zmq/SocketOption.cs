@@ -7,7 +7,10 @@ namespace Managed.Zmq;
 /// </remarks>
 public enum SocketOption
 {
-    /// <summary>Any uint64 bitmask; I/O worker affinity for new connections (best effort).</summary>
+    /// <summary>
+    /// Any uint64 bitmask; as libzmq's ZMQ_AFFINITY, bit i lets new connections and listeners of this socket run on
+    /// the context's I/O thread i (0, the default, allows every thread). A mask naming no existing thread allows all.
+    /// </summary>
     /// <remarks>Accessor type: long. Default: 0. Access: read-write.</remarks>
     Affinity = 4,
 
@@ -23,11 +26,17 @@ public enum SocketOption
     /// <remarks>Accessor type: bytes. Access: write-only [SUB; XPUB with Xpub_Manual].</remarks>
     Unsubscribe = 7,
 
-    /// <summary>&gt; 0; stored (multicast).</summary>
+    /// <summary>
+    /// &gt; 0; stored and read back as libzmq does. Only the pgm:// and epgm:// transports use it, and this library
+    /// refuses those with EPROTONOSUPPORT (as a libzmq built without OpenPGM), so it changes nothing on tcp, ipc or inproc.
+    /// </summary>
     /// <remarks>Accessor type: int. Default: 100. Access: read-write.</remarks>
     Rate = 8,
 
-    /// <summary>≥ 0; stored (multicast).</summary>
+    /// <summary>
+    /// ≥ 0; stored and read back as libzmq does. Only pgm:// and epgm:// use it, which this library refuses with
+    /// EPROTONOSUPPORT (as a libzmq built without OpenPGM).
+    /// </summary>
     /// <remarks>Accessor type: int ms. Default: 10000. Access: read-write.</remarks>
     Recovery_Ivl = 9,
 
@@ -89,7 +98,10 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 1000. Access: read-write.</remarks>
     Rcvhwm = 24,
 
-    /// <summary>&gt; 0; stored.</summary>
+    /// <summary>
+    /// &gt; 0; stored and read back as libzmq does. Only multicast transports (pgm://, epgm://, and udp:// for the
+    /// draft RADIO/DISH types) use it; this library has none of them (pgm/epgm: EPROTONOSUPPORT).
+    /// </summary>
     /// <remarks>Accessor type: int. Default: 1. Access: read-write.</remarks>
     Multicast_Hops = 25,
 
@@ -139,7 +151,11 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
     Xpub_Verbose = 40,
 
-    /// <summary>≥ 0; raw-TCP mode like STREAM (deprecated).</summary>
+    /// <summary>
+    /// ≥ 0; deprecated in libzmq (use STREAM). Non-zero makes the ROUTER speak raw TCP like STREAM: [id, ""] when a
+    /// peer connects, [id, bytes] for what arrives, bytes sent as they are, an empty frame closes. Set it before Bind
+    /// or Connect: once peers are attached it fails with EINVAL (they already speak ZMTP).
+    /// </summary>
     /// <remarks>Accessor type: int. Default: 0. Access: write-only [ROUTER].</remarks>
     Router_Raw = 41,
 
@@ -243,7 +259,12 @@ public enum SocketOption
     /// <remarks>Accessor type: int ms. Default: 30000. Access: read-write.</remarks>
     Handshake_Ivl = 66,
 
-    /// <summary>Host:port of a SOCKS5 proxy for TCP connects; empty = none.</summary>
+    /// <summary>
+    /// Host:port of a SOCKS5 proxy for tcp:// connects; empty = none. As libzmq: the connection is opened to the proxy,
+    /// which is asked (RFC 1928 CONNECT, no authentication) for the endpoint's host and port, an IP literal as an
+    /// address and a host name as a domain name the proxy resolves. A refusal closes the attempt and the connect
+    /// is retried after Reconnect_Ivl. Binds, ipc:// and inproc:// ignore it, as in libzmq.
+    /// </summary>
     /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
     Socks_Proxy = 68,
 
@@ -290,7 +311,10 @@ public enum SocketOption
     /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
     Connect_Timeout = 79,
 
-    /// <summary>≥ 0; TCP retransmission timeout where the OS supports one.</summary>
+    /// <summary>
+    /// ≥ 0; on Linux, TCP_USER_TIMEOUT of every tcp:// connection (how long sent data may stay unacknowledged before
+    /// the connection is dropped), as libzmq sets it; 0 leaves the system default. Other systems: stored only.
+    /// </summary>
     /// <remarks>Accessor type: int ms. Default: 0. Access: read-write.</remarks>
     Tcp_Maxrt = 80,
 
@@ -298,7 +322,10 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 0. Access: read-only.</remarks>
     Thread_Safe = 81,
 
-    /// <summary>&gt; 0; stored.</summary>
+    /// <summary>
+    /// &gt; 0; stored and read back as libzmq does. Only pgm:// and epgm:// use it, which this library refuses with
+    /// EPROTONOSUPPORT.
+    /// </summary>
     /// <remarks>Accessor type: int. Default: 1500. Access: read-write.</remarks>
     Multicast_Maxtpdu = 84,
 
@@ -318,7 +345,11 @@ public enum SocketOption
     /// <remarks>Accessor type: int.</remarks>
     Vmci_Connect_Timeout = 88,
 
-    /// <summary>≥ -1; a value other than -1 makes the next Bind adopt that existing OS listening socket instead of creating one.</summary>
+    /// <summary>
+    /// ≥ -1; a value other than -1 makes Bind listen on that existing OS socket (already bound and listening, for
+    /// socket activation) instead of creating one, as libzmq does; Last_Endpoint then reports that socket's address.
+    /// Unlike libzmq, the descriptor stays the caller's: unbinding or closing never closes it.
+    /// </summary>
     /// <remarks>Accessor type: int. Default: -1. Access: read-write.</remarks>
     Use_Fd = 89,
 

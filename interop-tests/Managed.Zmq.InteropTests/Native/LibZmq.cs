@@ -95,6 +95,10 @@ internal static unsafe partial class LibZmq
     [LibraryImport(Lib)] public static partial int zmq_msg_more(ZmqMsg* msg);
     [LibraryImport(Lib)] public static partial int zmq_msg_close(ZmqMsg* msg);
 
+    /// <summary>A message property (metadata) as a NUL-terminated string owned by the message; null with EINVAL when absent.</summary>
+    [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial byte* zmq_msg_gets(ZmqMsg* msg, string property);
+
     [LibraryImport(Lib, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int zmq_socket_monitor(nint socket, string endpoint, int events);
 

@@ -30,7 +30,7 @@ internal sealed unsafe class NativeSocket : IEnd
 
     public string Name => $"libzmq {Type.ToString().ToUpperInvariant()}";
 
-    private nint Handle => _handle != 0 ? _handle : throw new ObjectDisposedException(Name);
+    public nint Handle => _handle != 0 ? _handle : throw new ObjectDisposedException(Name);
 
     public string Bind(string endpoint)
     {

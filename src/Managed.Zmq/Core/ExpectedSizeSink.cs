@@ -36,6 +36,7 @@ internal struct ExpectedSizeSink : IFrameSink
             }
 
             _message.SetMore(more);
+            _message.SetMetadata(_socket.PeekedMetadata);
         }
     }
 }

@@ -23,5 +23,6 @@ internal readonly struct MessageSink : IFrameSink
         }
 
         _message.SetMore(more);
+        _message.SetMetadata(_socket.PeekedMetadata);
     }
 }

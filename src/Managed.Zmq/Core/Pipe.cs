@@ -335,9 +335,20 @@ internal sealed class Pipe
         WakeWriter();
     }
 
-    /// <summary>Peeks the next inbound frame; false when nothing is queued.</summary>
+    /// <summary>
+    /// The metadata of the connection now serving this pipe (tcp, ipc; null for inproc, which has none in
+    /// libzmq either). Set by the engine when a handshake completes, before the pipe is announced.
+    /// </summary>
+    public Security.PeerMetadata? Metadata { get; set; }
+
+    /// <summary>
+    /// Peeks the next inbound frame; false when nothing is queued. Leaves in
+    /// <see cref="SocketCore.PeekedMetadata"/> the metadata of the frame peeked (null when none), which the
+    /// sink attaches to the Message it fills: one reference store, no allocation.
+    /// </summary>
     public bool TryPeekFrame(out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
     {
+        _socket.PeekedMetadata = null;
         if (InprocInbound is { } channel)
         {
             if (!channel.TryPeek(out var frame))
@@ -362,6 +373,7 @@ internal sealed class Pipe
 
         var status = ZmtpFrame.TryReadHeader(span, out header);
         Debug.Assert(status == ZmtpStatus.Done, "the engine commits whole frames only");
+        _socket.PeekedMetadata = Metadata;
 
         // inproc: a large frame's bytes are the sender's Message memory, read in place.
         _peekedExternal = (span[0] & QueuedFrame.ExternalMarker) != 0;

@@ -31,6 +31,7 @@ internal sealed partial class SocketCore
         SocketType = socketType;
         Options = new SocketOptions(socketType, context.Ipv6Default);
         Pattern = PatternFactory.Create(this, socketType);
+        IsRaw = socketType == SocketType.Stream;
     }
 
     public Context Context { get; }
@@ -39,7 +40,36 @@ internal sealed partial class SocketCore
 
     public SocketOptions Options { get; }
 
-    public Pattern Pattern { get; }
+    public Pattern Pattern { get; private set; }
+
+    /// <summary>
+    /// True when connections carry raw bytes, not ZMTP: STREAM, and ROUTER with Router_Raw (libzmq's deprecated
+    /// raw ROUTER behaves as STREAM: [id, ""] on connect, [id, bytes] for what arrives, an empty send closes).
+    /// </summary>
+    public bool IsRaw { get; private set; }
+
+    /// <summary>
+    /// Router_Raw was just set: a non-zero value turns this ROUTER into a raw one for the connections made from now
+    /// on, as in libzmq. Returns EINVAL when peers are already attached (they speak ZMTP and cannot change), or
+    /// when it would be turned off again.
+    /// </summary>
+    public int ApplyRouterRaw()
+    {
+        bool raw = Options.RouterRaw;
+        if (raw == IsRaw)
+        {
+            return 0;
+        }
+
+        if (!raw || _patternPipes.Count > 0)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        Pattern = new Patterns.RawStream(this);
+        IsRaw = true;
+        return 0;
+    }
 
     public SocketSignal Signal { get; } = new();
 
@@ -53,6 +83,9 @@ internal sealed partial class SocketCore
 
     /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
     public bool ReceiveMore { get; set; }
+
+    /// <summary>The connection metadata of the frame last peeked from a pipe (see <see cref="Pipe.TryPeekFrame"/>). User thread only.</summary>
+    public Security.PeerMetadata? PeekedMetadata { get; set; }
 
     /// <summary>The pipe whose last peeked frame is a large one with a buffer of its own (user thread only).</summary>
     public Pipe? ExternalFramePipe { get; set; }
@@ -302,6 +335,26 @@ internal sealed partial class SocketCore
         {
             // Nothing can be queued for a connection still in its handshake: it just goes.
             Lingerer.CloseConnection(connection, connection.HandshakeComplete ? linger : 0);
+        }
+
+        if (linger != 0)
+        {
+            // Context.Terminate(deadline) may cut this linger short.
+            foreach (var endpoint in endpoints)
+            {
+                if (!endpoint.IsBound)
+                {
+                    Context.TrackLingering(endpoint);
+                }
+            }
+
+            foreach (var connection in connections)
+            {
+                if (connection.HandshakeComplete)
+                {
+                    Context.TrackLingering(connection);
+                }
+            }
         }
 
         Context.Inproc.RemoveAll(this, keepQueued: linger != 0);

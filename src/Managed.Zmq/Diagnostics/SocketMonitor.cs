@@ -68,6 +68,11 @@ internal sealed class SocketMonitor
 
     public void Emit(int @event, int value, string endpoint)
     {
+        if (ZmqEventSource.Log.IsEnabled())
+        {
+            ZmqEventSource.Log.SocketEvent(@event, value, endpoint);
+        }
+
         if (Volatile.Read(ref _pair) is null)
         {
             return;

@@ -15,6 +15,9 @@ internal sealed class HandshakeResult
 
     public byte PeerMinorVersion { get; init; }
 
+    /// <summary>The peer speaks ZMTP 2.0 (RFC 15): no commands may be sent to it, so no heartbeats.</summary>
+    public bool IsZmtp20 { get; init; }
+
     /// <summary>The mechanism, ready: it encodes and decodes traffic when it encrypts (CURVE).</summary>
     public IMechanism? Mechanism { get; init; }
 

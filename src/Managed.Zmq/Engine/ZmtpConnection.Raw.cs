@@ -15,6 +15,9 @@ internal sealed partial class ZmtpConnection
     private async Task<DisconnectReason> RunRawAsync()
     {
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
+
+        // libzmq's raw engine gives STREAM messages the peer address only.
+        pipe.Metadata = new Security.PeerMetadata { Properties = Security.PeerMetadata.Merge(_transport.PeerAddress, null, Security.PeerMetadata.Empty.Properties) };
         Volatile.Write(ref _pipe, pipe);
         pipe.Inbound.DiscardUncommitted();
         pipe.SetEngine(this);

@@ -153,7 +153,7 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     public bool TryWriteDirect(Pipe pipe)
     {
-        if (_closing || _cipher is not null || _socket.SocketType == SocketType.Stream || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
+        if (_closing || _cipher is not null || _socket.IsRaw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
             || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)
         {
             return false;

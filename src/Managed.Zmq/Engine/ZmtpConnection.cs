@@ -87,6 +87,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         {
             Diagnostics.InternalErrors.Report(ex);
             _transport.Dispose();
+
+            // What libzmq's monitor shows when a connection ends: DISCONNECTED with its descriptor.
+            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         }
         finally
         {
@@ -100,7 +103,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Runs the connection to its end. Must be called on <see cref="IoThread"/>.</summary>
     public async Task<DisconnectReason> RunAsync()
     {
-        if (_socket.SocketType == SocketType.Stream)
+        if (_socket.IsRaw)
         {
             return await RunRawAsync().ConfigureAwait(true);
         }
@@ -141,6 +144,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerMetadata.Identity;
+        pipe.Metadata = result.PeerMetadata;
         pipe.Inbound.DiscardUncommitted();
         Volatile.Write(ref _pipe, pipe);
 
@@ -159,7 +163,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 
-        StartHeartbeats();
+        if (!result.IsZmtp20)
+        {
+            // A ZMTP 2.0 peer knows no commands, so no PING (libzmq starts heartbeats for 3.x only).
+            StartHeartbeats();
+        }
+
         var writer = WriteLoopAsync(pipe);
         await ReadLoopAsync(pipe).ConfigureAwait(true);
         Close(DisconnectReason.ConnectionLost);

@@ -6,19 +6,20 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Engine;
 
 /// <summary>
-/// The ZMTP 3.x handshake as one linear method: greeting, version check, then the security
+/// The ZMTP handshake as one linear method: greeting, version check (ZMTP 2.0 peers take a
+/// shorter path, see <see cref="RunZmtp20Async"/>), then the security
 /// mechanism's commands until it is ready (RFC 23/37 §Version Negotiation, §Authentication and
 /// Confidentiality). The mechanism is a step machine; this method does its I/O and its ZAP calls.
 /// </summary>
 /// <remarks>
-/// We send all 64 greeting octets at once: libzmq sends its first 10, waits for ours, and only then
-/// sends the rest (L1), so waiting for more than the peer's first octets before sending would
-/// deadlock (RFC 23 §Version Negotiation: "a peer ... MUST send its full greeting").
+/// The greeting goes out in libzmq 4.3's three steps (signature, major version, rest), each sent
+/// as soon as the peer's corresponding octets are in, so two such peers never wait on each other
+/// (L1). A ZMTP 2.0 peer is served ZMTP 2.0 instead (RFC 15), as libzmq serves it.
 /// </remarks>
 internal sealed class ZmtpHandshake
 {
-    /// <summary>Octet counts at which the greeting read so far can rule out an old peer: octet 0, octet 9, octet 10.</summary>
-    private static readonly int[] s_versionCheckpoints = [1, 10, ZmtpGreeting.VersionPrefixLength];
+    /// <summary>Octet counts at which the signature read so far can show an unversioned peer: octet 0, then octet 9.</summary>
+    private static readonly int[] s_signatureCheckpoints = [1, ZmtpGreeting.SignatureLength];
 
     private readonly IByteTransport _transport;
     private readonly HandshakeSettings _settings;
@@ -51,27 +52,46 @@ internal sealed class ZmtpHandshake
         var greeting = new byte[ZmtpGreeting.Length];
         // L1/L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
         // so we send 0 too: byte-for-byte the greeting a libzmq peer would send.
-        ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, asServer: false);
-        await _transport.SendAsync(greeting).ConfigureAwait(true);
+        ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, asServer: false, mechanismSettings.RoutingId.Length);
 
-        // RFC 23 §Version Negotiation: octet 0, then octet 9, then octet 10 tell whether the peer
-        // speaks 3.x at all. Decide as soon as they arrive: an old peer may send no more than that
-        // and wait for us (an anonymous 1.0 peer sends just its identity frame). We do not
-        // downgrade, which also covers L3 (never with a mechanism or a ZAP domain).
-        foreach (int needed in s_versionCheckpoints)
+        // As libzmq 4.3 does, the greeting goes out in three parts, each once the peer's matching part
+        // is in: the signature at once; the major version once the peer's signature shows it is
+        // versioned (RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers); the rest once its revision shows it
+        // speaks 3.x. A ZMTP 2.0 peer (revision 01) instead gets our socket type and ZMTP 2.0 (RFC 15).
+        await _transport.SendAsync(greeting.AsMemory(0, ZmtpGreeting.SignatureLength)).ConfigureAwait(true);
+        foreach (int needed in s_signatureCheckpoints)
         {
             if (!await FillAsync(needed).ConfigureAwait(true))
             {
                 return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
             }
 
-            var kind = ZmtpGreeting.Classify(Received);
-            if (kind is ZmtpGreetingKind.Unversioned or ZmtpGreetingKind.Zmtp2OrOlder)
+            // An unversioned ZMTP 1.0 peer shows itself by octet 0 or octet 9, and may send no more than that.
+            if (ZmtpGreeting.Classify(Received) == ZmtpGreetingKind.Unversioned)
             {
                 return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
             }
         }
 
+        await _transport.SendAsync(greeting.AsMemory(ZmtpGreeting.SignatureLength, 1)).ConfigureAwait(true);
+        if (!await FillAsync(ZmtpGreeting.VersionPrefixLength).ConfigureAwait(true))
+        {
+            return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+        }
+
+        byte revision = Received[ZmtpGreeting.SignatureLength];
+        if (revision == ZmtpLegacy.Zmtp20Revision)
+        {
+            return await RunZmtp20Async().ConfigureAwait(true);
+        }
+
+        if (revision < ZmtpLegacy.Zmtp20Revision)
+        {
+            // Versioned ZMTP 1.0 (revision 00) frames differently (RFC 13); we do not speak it.
+            return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+        }
+
+        await _transport.SendAsync(greeting.AsMemory(ZmtpGreeting.VersionPrefixLength)).ConfigureAwait(true);
         if (!await FillAsync(ZmtpGreeting.Length).ConfigureAwait(true))
         {
             return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
@@ -109,6 +129,56 @@ internal sealed class ZmtpHandshake
             PeerMinorVersion = peer.IsZmtp30 ? (byte)0 : (byte)1,
             Mechanism = mechanism,
             PeerMetadata = mechanism.PeerMetadata,
+            Leftover = _buffer.AsMemory(_start, _end - _start),
+        };
+    }
+
+    /// <summary>
+    /// ZMTP 2.0 (RFC 15), as libzmq 4.3 serves an old peer: our socket type completes our greeting, the peer's is
+    /// its 12th octet, and each side's first frame is its identity (no mechanism, no commands). libzmq refuses a
+    /// 2.0 peer when security or ZAP is on (a 2.0 peer cannot authenticate), and so do we.
+    /// </summary>
+    private async ValueTask<HandshakeResult> RunZmtp20Async()
+    {
+        var mechanismSettings = _settings.Mechanism;
+        if (mechanismSettings.Mechanism != ZmtpMechanism.Null || mechanismSettings.ZapDomain.Length > 0)
+        {
+            return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+        }
+
+        await _transport.SendAsync(new[] { ZmtpLegacy.GetSocketTypeOctet(mechanismSettings.SocketType) }).ConfigureAwait(true);
+        if (!await FillAsync(ZmtpLegacy.Zmtp20GreetingLength).ConfigureAwait(true))
+        {
+            return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+        }
+
+        byte peerType = Received[ZmtpLegacy.Zmtp20GreetingLength - 1];
+        _start += ZmtpLegacy.Zmtp20GreetingLength;
+
+        // RFC 15 §Identity: the first message each way is the sender's identity, one frame, possibly empty.
+        byte[] identityFrame = ZmtpLegacy.BuildIdentityFrame(mechanismSettings.RoutingId);
+        await _transport.SendAsync(identityFrame).ConfigureAwait(true);
+        var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
+        if (status != ZmtpStatus.Done)
+        {
+            return status == ZmtpStatus.Malformed
+                ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED)
+                : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+        }
+
+        if (header.More || header.IsCommand)
+        {
+            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED);
+        }
+
+        byte[] identity = _buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength).ToArray();
+        _start += header.HeaderLength + (int)header.BodyLength;
+        return new HandshakeResult
+        {
+            Outcome = HandshakeOutcome.Succeeded,
+            PeerMinorVersion = 0,
+            IsZmtp20 = true,
+            PeerMetadata = ZmtpLegacy.DescribePeer(peerType, identity),
             Leftover = _buffer.AsMemory(_start, _end - _start),
         };
     }

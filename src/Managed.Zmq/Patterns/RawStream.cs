@@ -97,6 +97,8 @@ internal sealed class RawStream : Pattern
     {
         if (_notificationPending)
         {
+            // Notifications come from no connection's byte stream: they carry no metadata.
+            Socket.PeekedMetadata = null;
             sink.Deliver(default, more: false);
             _notificationPending = false;
             return RecvStatus.Received;
@@ -117,6 +119,7 @@ internal sealed class RawStream : Pattern
 
         if (_notifications.TryDequeue(out var id))
         {
+            Socket.PeekedMetadata = null;
             sink.Deliver(id, more: true);
             _notificationPending = true;
             return RecvStatus.Received;

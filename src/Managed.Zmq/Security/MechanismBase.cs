@@ -247,23 +247,9 @@ internal abstract class MechanismBase : IMechanism
     protected void BecomeReady()
     {
         Debug.Assert(!_errorPending && Status != MechanismStatus.Error, "A failed handshake never completes.");
-        var properties = new Dictionary<string, byte[]>(_peerProperties, StringComparer.OrdinalIgnoreCase);
-        string userId = string.Empty;
-        if (_zapReply is not null)
-        {
-            // L21: the user id and the reply metadata become message properties; the peer's own
-            // metadata wins over the handler's on a clash.
-            userId = _zapReply.UserId;
-            foreach (KeyValuePair<string, byte[]> property in _zapReply.Metadata)
-            {
-                properties.TryAdd(property.Key, property.Value);
-            }
-
-            if (userId.Length > 0)
-            {
-                properties["User-Id"] = Encoding.UTF8.GetBytes(userId);
-            }
-        }
+        // Issue 25: ZAP's word beats the peer's own READY properties, as in libzmq (PeerMetadata.Merge).
+        var properties = PeerMetadata.Merge(Settings.PeerAddress, _zapReply, _peerProperties);
+        string userId = _zapReply?.UserId ?? string.Empty;
 
         PeerMetadata = new PeerMetadata
         {

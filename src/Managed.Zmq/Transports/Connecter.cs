@@ -22,6 +22,9 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     private readonly ReactorOperation _wait = new();
 
     private ZmtpConnection? _current;
+
+    /// <summary>The proxy connection while a SOCKS5 exchange runs on it, so that Stop can cut it short.</summary>
+    private ReactorSocketTransport? _socksTransport;
     private ReactorTimer? _waitTimer;
     private bool _stopped;
     private bool _stopWhenDrained;
@@ -31,7 +34,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         _socket = socket;
         _address = address;
         Pipe = pipe;
-        _ioThread = socket.Context.NextIoThread();
+        _ioThread = socket.Context.NextIoThread(socket.Options.Affinity);
     }
 
     public Pipe Pipe { get; }
@@ -61,6 +64,11 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                 {
                     interval = options.ReconnectInterval;
                     var transport = new ReactorSocketTransport(connected, _ioThread, DescribePeer(connected));
+                    if (!await TryOpenSocksTunnelAsync(transport).ConfigureAwait(true))
+                    {
+                        continue;
+                    }
+
                     var connection = new ZmtpConnection(_socket, transport, _ioThread, _address.Original, Pipe);
                     _current = connection;
                     if (_stopWhenDrained)
@@ -105,6 +113,55 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         }
     }
 
+    /// <summary>
+    /// Socks_Proxy: asks the proxy for a tunnel to the endpoint's host and port (RFC 1928) before ZMTP starts.
+    /// True when there is no proxy or the tunnel is open; otherwise the transport is closed (monitor: CLOSED)
+    /// and the caller's loop retries after the reconnect interval, as libzmq's SOCKS connecter does.
+    /// </summary>
+    private async ValueTask<bool> TryOpenSocksTunnelAsync(ReactorSocketTransport transport)
+    {
+        if (_address is not TcpAddress target || _socket.Options.SocksProxy.Length == 0)
+        {
+            return true;
+        }
+
+        _socksTransport = transport;
+        bool open = await Socks5Client.TryConnectAsync(transport, target.Host, target.Port).ConfigureAwait(true);
+        _socksTransport = null;
+        if (open && !_stopped)
+        {
+            return true;
+        }
+
+        transport.Dispose();
+        _socket.Monitor.Emit(SocketMonitor.Closed, transport.Handle, _address.Original);
+        if (!_stopped && _socket.Options.ReconnectInterval >= 0)
+        {
+            _socket.Monitor.Emit(SocketMonitor.ConnectRetried, _socket.Options.ReconnectInterval, _address.Original);
+            await WaitAsync(_socket.Options.ReconnectInterval).ConfigureAwait(true);
+        }
+        else
+        {
+            _stopped = true;
+        }
+
+        return false;
+    }
+
+    /// <summary>The address to open a TCP connection to: the SOCKS proxy when Socks_Proxy is set, else the endpoint.</summary>
+    private TransportAddress ConnectTarget()
+    {
+        string proxy = _socket.Options.SocksProxy;
+        if (_address is not TcpAddress || proxy.Length == 0)
+        {
+            return _address;
+        }
+
+        return TcpAddress.TryParse("tcp://" + proxy, proxy, forBind: false, _socket.Options.Ipv6, out TcpAddress? proxyAddress) == 0
+            ? proxyAddress!
+            : throw new SocketException((int)SocketError.HostNotFound);
+    }
+
     private static string DescribePeer(System.Net.Sockets.Socket socket)
     {
         try
@@ -123,7 +180,8 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         int handle = -1;
         try
         {
-            var endPoint = await _address.ResolveAsync(CancellationToken.None).ConfigureAwait(true);
+            var target = ConnectTarget();
+            var endPoint = await target.ResolveAsync(CancellationToken.None).ConfigureAwait(true);
 
             // A host-name lookup may finish on the thread pool: come back before touching state.
             await new IoThreadAwaitable(_ioThread);
@@ -132,7 +190,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                 return null;
             }
 
-            socket = _address.CreateSocket(endPoint.AddressFamily);
+            socket = target.CreateSocket(endPoint.AddressFamily);
             SocketTuning.Apply(socket, _socket.Options);
             socket.Blocking = false;
             handle = (int)socket.Handle;
@@ -225,6 +283,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
             _stopped = true;
             _waitTimer?.Cancel();
             _wait.Complete(false);
+            _socksTransport?.Dispose();
             if (_current is not null)
             {
                 ((IPipeEngine)_current).Close();

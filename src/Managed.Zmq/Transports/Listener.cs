@@ -18,6 +18,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     private readonly IoThread _ioThread;
     private volatile bool _stopped;
 
+    /// <summary>Use_Fd: the listening socket is the caller's; its ipc file is not ours to delete.</summary>
+    private bool _callerSocket;
+
     private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
     {
         _socket = socket;
@@ -42,6 +45,11 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         listener = null;
         var options = socket.Options;
         System.Net.Sockets.Socket? listenSocket = null;
+        if (options.UseFd >= 0)
+        {
+            return TryStartOnCallerSocket(socket, address, options.UseFd, out listener);
+        }
+
         try
         {
             var endPoint = address.GetBindEndPoint();
@@ -88,7 +96,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(), resolved);
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved);
             listenSocket.Blocking = false;
             listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
             return 0;
@@ -104,6 +112,40 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
                 _ => ZmqConstants.EINVAL,
             };
+        }
+    }
+
+    /// <summary>
+    /// Use_Fd: listens on a socket the caller already bound and put in the listening state (libzmq uses it
+    /// instead of creating one, for socket activation). The caller keeps the descriptor: we never close it.
+    /// Last_Endpoint is what the socket is bound to, as libzmq reads it back.
+    /// </summary>
+    private static int TryStartOnCallerSocket(SocketCore socket, TransportAddress address, int fd, out Listener? listener)
+    {
+        listener = null;
+        System.Net.Sockets.Socket listenSocket;
+        try
+        {
+            listenSocket = new System.Net.Sockets.Socket(new SafeSocketHandle(fd, ownsHandle: false));
+        }
+        catch (SocketException)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        try
+        {
+            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
+            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved) { _callerSocket = true };
+            listenSocket.Blocking = false;
+            listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+            return 0;
+        }
+        catch (Exception ex) when (ex is SocketException or InvalidCastException or NullReferenceException)
+        {
+            // Not a bound socket of this endpoint's family.
+            listenSocket.Dispose();
+            return ZmqConstants.EINVAL;
         }
     }
 
@@ -149,7 +191,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
             SocketTuning.Apply(accepted, _socket.Options);
             _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
-            var ioThread = _socket.Context.NextIoThread();
+            var ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
             var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
             var connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
             ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
@@ -172,19 +214,52 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         _stopped = true;
         int handle = Handle;
 
-        // Closed now, so the address is free when Unbind returns; the reactor forgets it on its own thread.
-        _listenSocket.Dispose();
-        _ioThread.Schedule(static s =>
+        if (_callerSocket)
         {
-            var self = (Listener)s!;
-            self._ioThread.Forget(self._listenSocket);
-        }, this);
+            // Use_Fd: the descriptor is the caller's, so disposing cannot close it, and a Dispose here would wait for
+            // the reactor's readiness wait to release the handle. The reactor forgets it first, on its own thread.
+            // Unbind and Close return only once we no longer use it, so the caller may close it right after.
+            if (_ioThread.IsCurrent)
+            {
+                ReleaseCallerSocket();
+            }
+            else
+            {
+                using var released = new ManualResetEventSlim();
+                _ioThread.Schedule(static s =>
+                {
+                    var (self, done) = ((Listener, ManualResetEventSlim))s!;
+                    self.ReleaseCallerSocket();
+                    done.Set();
+                }, (this, released));
+                released.Wait(CallerSocketReleaseTimeout);
+            }
+        }
+        else
+        {
+            // Closed now, so the address is free when Unbind returns; the reactor forgets it on its own thread.
+            _listenSocket.Dispose();
+            _ioThread.Schedule(static s =>
+            {
+                var self = (Listener)s!;
+                self._ioThread.Forget(self._listenSocket);
+            }, this);
+        }
         _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
-        if (_address is IpcAddress ipc && !ipc.IsAbstract)
+        if (_address is IpcAddress ipc && !ipc.IsAbstract && !_callerSocket)
         {
             // libzmq removes the socket file on unbind and close.
             TryDeleteFile(ipc.Path);
         }
+    }
+
+    /// <summary>Use_Fd: how long Stop waits for the I/O thread to let go of the caller's socket (it normally takes a wake-up).</summary>
+    private static readonly TimeSpan CallerSocketReleaseTimeout = TimeSpan.FromSeconds(5);
+
+    private void ReleaseCallerSocket()
+    {
+        _ioThread.Forget(_listenSocket);
+        _listenSocket.Dispose();
     }
 
     private static void TryDeleteFile(string path)

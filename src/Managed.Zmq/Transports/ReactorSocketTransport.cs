@@ -42,8 +42,8 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
 
     public int Handle { get; }
 
-    /// <summary>The peer address ZAP and monitor events use: the IP without port, or empty for ipc.</summary>
-    public static string DescribePeer(System.Net.Sockets.Socket socket) => socket.RemoteEndPoint is IPEndPoint ip ? ip.Address.ToString() : string.Empty;
+    /// <summary>The peer address ZAP and the Peer-Address property use, as libzmq spells it (<see cref="PeerAddressText"/>).</summary>
+    public static string DescribePeer(System.Net.Sockets.Socket socket) => PeerAddressText.Describe(socket);
 
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {

@@ -10,6 +10,12 @@ namespace Managed.Zmq.Transports;
 /// </summary>
 internal static class SocketTuning
 {
+    /// <summary>Linux IPPROTO_IPV6.</summary>
+    private const int IpProtoIpv6 = 41;
+
+    /// <summary>Linux IPV6_TCLASS.</summary>
+    private const int Ipv6TrafficClass = 67;
+
     public static void Apply(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         if (options.SendBufferSize >= 0)
@@ -52,6 +58,13 @@ internal static class SocketTuning
                 socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, options.TypeOfService);
             }
         });
+
+        if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
+        {
+            // libzmq sets the IPv6 traffic class as well: IPV6_TCLASS (IPPROTO_IPV6 41, option 67 on Linux).
+            int tos = options.TypeOfService;
+            TrySet(() => socket.SetRawSocketOption(IpProtoIpv6, Ipv6TrafficClass, BitConverter.GetBytes(tos)));
+        }
 
         if (options.TcpKeepalive >= 0)
         {

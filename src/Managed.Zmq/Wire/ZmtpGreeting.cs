@@ -54,7 +54,14 @@ internal static class ZmtpGreeting
     /// what libzmq sends when no routing id is set (L1) and what RFC 23 §Detecting ZMTP 1.0 and 2.0
     /// Peers allows. A ZMTP 3 peer ignores it; a ZMTP 1.0 peer reads it as our identity frame.
     /// </remarks>
-    public static void Write(Span<byte> destination, ZmtpMechanism mechanism, bool asServer)
+    public static void Write(Span<byte> destination, ZmtpMechanism mechanism, bool asServer) => Write(destination, mechanism, asServer, routingIdLength: 0);
+
+    /// <summary>Writes our full greeting; the signature's padding carries <paramref name="routingIdLength"/> + 1, as libzmq's does.</summary>
+    /// <remarks>
+    /// RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers: the padding is what a ZMTP 1.0 peer reads as the length of our
+    /// identity frame (flags included); libzmq fills it in from its routing id, and so do we.
+    /// </remarks>
+    public static void Write(Span<byte> destination, ZmtpMechanism mechanism, bool asServer, int routingIdLength)
     {
         Debug.Assert(mechanism != ZmtpMechanism.Unknown, "Only a known mechanism can be announced.");
         Span<byte> greeting = destination.Slice(0, Length);
@@ -62,7 +69,7 @@ internal static class ZmtpGreeting
 
         // RFC 23 §Formal Grammar: signature = %xFF padding %x7F.
         greeting[0] = 0xFF;
-        greeting[8] = 0x01;
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(greeting.Slice(1, 8), (ulong)routingIdLength + 1);
         greeting[9] = 0x7F;
         greeting[MajorOffset] = MajorVersion;
         greeting[MinorOffset] = MinorVersion;

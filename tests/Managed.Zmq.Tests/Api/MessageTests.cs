@@ -388,7 +388,7 @@ public unsafe class MessageTests
     }
 
     [Fact]
-    public void GetMetadata_AnyName_ReturnsNull()
+    public void GetMetadata_LocalMessage_ReturnsNull()
     {
         using var message = new Message("x");
         Assert.Null(message.GetMetadata("Socket-Type"));

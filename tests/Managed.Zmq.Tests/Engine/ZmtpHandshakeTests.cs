@@ -35,8 +35,8 @@ public sealed class ZmtpHandshakeTests
     /// <summary>The usual peer: reads our greeting, sends its own, reads our READY, sends <paramref name="afterGreeting"/>.</summary>
     private static Func<ScriptedPeer, Task> Peer(string greeting, string afterGreeting) => async peer =>
     {
-        await peer.ReadExactlyAsync(64);
         await peer.SendAsync(WireBytes.Parse(greeting));
+        await peer.ReadExactlyAsync(64);
         await peer.ReadExactlyAsync(43);
         await peer.SendAsync(WireBytes.Parse(afterGreeting));
     };
@@ -44,19 +44,40 @@ public sealed class ZmtpHandshakeTests
     // ------------------------------------------------------------------ what we send
 
     [Fact]
-    public async Task RunAsync_BeforePeerSendsAnything_SendsFull31Greeting()
+    public async Task RunAsync_GreetingSentInLibzmqSteps_SignatureThenMajorThenRest()
     {
+        // libzmq 4.3: 10 octets at once, the major version once the peer's signature is in, the rest once
+        // its revision is in. Each read below is exact, so an early or missing part fails the test.
         using var duplex = new InMemoryDuplex();
         var handshake = new ZmtpHandshake(duplex.Transport, Dealer()).RunAsync().AsTask();
-
-        byte[] greeting = await duplex.Peer.ReadExactlyAsync(64);
-
-        // Octets 1–8 are padding a receiver must not check (L1); everything else is fixed.
         byte[] expected = WireBytes.Parse(Greeting31);
-        Assert.Equal(0xFF, greeting[0]);
-        Assert.Equal(WireBytes.ToHex(expected.AsSpan(9)), WireBytes.ToHex(greeting.AsSpan(9)));
+
+        byte[] signature = await duplex.Peer.ReadExactlyAsync(10);
+        await duplex.Peer.SendAsync(expected.AsSpan(0, 10).ToArray());
+        byte[] major = await duplex.Peer.ReadExactlyAsync(1);
+        await duplex.Peer.SendAsync(expected.AsSpan(10, 1).ToArray());
+        byte[] rest = await duplex.Peer.ReadExactlyAsync(53);
+
+        Assert.Equal(WireBytes.ToHex(expected.AsSpan(0, 10)), WireBytes.ToHex(signature));
+        Assert.Equal("03", WireBytes.ToHex(major));
+        Assert.Equal(WireBytes.ToHex(expected.AsSpan(11)), WireBytes.ToHex(rest));
         duplex.Peer.Close();
         Assert.Equal(HandshakeOutcome.ConnectionLost, (await handshake.WaitAsync(Timeout)).Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_RoutingIdSet_SignaturePaddingCarriesItsLengthPlusOne()
+    {
+        // RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers; libzmq writes routing id length + 1 there.
+        using var duplex = new InMemoryDuplex();
+        var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, RoutingId = "abc"u8.ToArray() } };
+        var handshake = new ZmtpHandshake(duplex.Transport, settings).RunAsync().AsTask();
+
+        byte[] signature = await duplex.Peer.ReadExactlyAsync(10);
+
+        Assert.Equal("FF00000000000000047F", WireBytes.ToHex(signature));
+        duplex.Peer.Close();
+        await handshake.WaitAsync(Timeout);
     }
 
     [Fact]
@@ -64,8 +85,8 @@ public sealed class ZmtpHandshakeTests
     {
         using var duplex = new InMemoryDuplex();
         var handshake = new ZmtpHandshake(duplex.Transport, Dealer()).RunAsync().AsTask();
-        await duplex.Peer.ReadExactlyAsync(64);
         await duplex.Peer.SendAsync(WireBytes.Parse(Greeting31));
+        await duplex.Peer.ReadExactlyAsync(64);
 
         byte[] ready = await duplex.Peer.ReadExactlyAsync(43);
 
@@ -80,8 +101,8 @@ public sealed class ZmtpHandshakeTests
         using var duplex = new InMemoryDuplex();
         var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, RoutingId = "abc"u8.ToArray() } };
         var handshake = new ZmtpHandshake(duplex.Transport, settings).RunAsync().AsTask();
-        await duplex.Peer.ReadExactlyAsync(64);
         await duplex.Peer.SendAsync(WireBytes.Parse(Greeting31));
+        await duplex.Peer.ReadExactlyAsync(64);
 
         byte[] ready = await duplex.Peer.ReadExactlyAsync(46);
 
@@ -181,7 +202,6 @@ public sealed class ZmtpHandshakeTests
         // ZMTP 1.0: octet 0 is the identity frame's length (13 = flags + 12 octets), not 0xFF.
         var (result, _) = await RunAsync(Dealer(), async peer =>
         {
-            await peer.ReadExactlyAsync(64);
             await peer.SendAsync(WireBytes.Parse("0D 00 'identity-123'"));
         });
 
@@ -195,7 +215,6 @@ public sealed class ZmtpHandshakeTests
         // version (RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers), so waiting for 11 octets never ends.
         var (result, _) = await RunAsync(Dealer(), async peer =>
         {
-            await peer.ReadExactlyAsync(64);
             await peer.SendAsync(WireBytes.Parse("01 00"));
         });
 
@@ -203,14 +222,46 @@ public sealed class ZmtpHandshakeTests
     }
 
     [Fact]
-    public async Task RunAsync_Zmtp20Greeting_UnsupportedVersion()
+    public async Task RunAsync_Zmtp20Peer_DowngradesAndExchangesIdentities()
     {
-        // ZMTP 2.0: signature, revision 01, socket type ROUTER (6), then an empty identity frame.
-        var (result, _) = await RunAsync(Dealer(), async peer =>
+        // RFC 15, as libzmq 4.3 serves it: our signature and major (03), then, seeing revision 01, our socket
+        // type (DEALER 05) and our identity frame; the peer's type (ROUTER 06) and identity frame complete it.
+        var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, RoutingId = "me"u8.ToArray() } };
+        byte[] ours = [];
+        var (result, leftover) = await RunAsync(settings, async peer =>
         {
-            await peer.ReadExactlyAsync(64);
-            await peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06 00 00"));
+            await peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06"));
+            ours = await peer.ReadExactlyAsync(16);
+            await peer.SendAsync(WireBytes.Parse("00 04 'peer' 01 01 'a' 00 01 'b'"));
         });
+
+        Assert.Equal(HandshakeOutcome.Succeeded, result.Outcome);
+        Assert.True(result.IsZmtp20);
+        Assert.Equal(0, result.PeerMinorVersion);
+        Assert.Equal(WireBytes.ToHex(WireBytes.Parse("FF 00*7 03 7F 03 05 00 02 'me'")), WireBytes.ToHex(ours));
+        Assert.Equal("peer"u8.ToArray(), result.PeerMetadata.Identity);
+        Assert.Equal("ROUTER", result.PeerMetadata.SocketType);
+        Assert.Empty(result.PeerMetadata.Properties);
+        Assert.Equal(WireBytes.ToHex(WireBytes.Parse("01 01 'a' 00 01 'b'")), WireBytes.ToHex(leftover));
+    }
+
+    [Theory]
+    [InlineData(true, "")]
+    [InlineData(false, "domain")]
+    public async Task RunAsync_Zmtp20PeerWithSecurityOrZap_Refused(bool plain, string zapDomain)
+    {
+        var mechanism = plain ? Managed.Zmq.Wire.ZmtpMechanism.Plain : Managed.Zmq.Wire.ZmtpMechanism.Null;
+        // A 2.0 peer cannot authenticate: libzmq refuses it when a mechanism or ZAP is on.
+        var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, Mechanism = mechanism, ZapDomain = zapDomain } };
+        var (result, _) = await RunAsync(settings, peer => peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06 00 00")));
+
+        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
+    }
+
+    [Fact]
+    public async Task RunAsync_VersionedZmtp10Peer_UnsupportedVersion()
+    {
+        var (result, _) = await RunAsync(Dealer(), peer => peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 00 00 00")));
 
         Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
     }
@@ -224,7 +275,6 @@ public sealed class ZmtpHandshakeTests
     {
         var (result, _) = await RunAsync(Dealer(), async peer =>
         {
-            await peer.ReadExactlyAsync(64);
             await peer.SendAsync(WireBytes.Parse("FF 00*8 7F 03 01 " + mechanism + " 00 00*31"));
         });
 
@@ -277,7 +327,6 @@ public sealed class ZmtpHandshakeTests
     {
         var (result, _) = await RunAsync(Dealer(), async peer =>
         {
-            await peer.ReadExactlyAsync(64);
             await peer.SendAsync(WireBytes.Parse(Greeting31).AsSpan(0, sentOctets).ToArray());
             peer.Close();
         });
@@ -290,7 +339,6 @@ public sealed class ZmtpHandshakeTests
     {
         var (result, _) = await RunAsync(Dealer(), async peer =>
         {
-            await peer.ReadExactlyAsync(64);
             await peer.SendAsync(WireBytes.Parse(Greeting31 + " 04 29 05 'READY'"));
             peer.Close();
         });

@@ -193,6 +193,55 @@ public sealed class NullMechanismTests
         Assert.Equal("v1"u8.ToArray(), router.PeerMetadata.Properties["X-Key"]);
     }
 
+    [Fact]
+    public void ProcessZapReply_PeerReadyClashesWithZapAndAddress_ZapAndAddressWin()
+    {
+        // Issue 25: libzmq inserts the peer address, then ZAP's properties, then the peer's, first one kept.
+        using var router = new NullMechanism(ZapSettings());
+        using var dealer = new NullMechanism(Settings(SocketType.Dealer));
+        byte[] metadata = new byte[ZmtpMetadata.GetPropertyLength(5, 3)];
+        ZmtpMetadata.WriteProperty(metadata, "X-Key"u8, "zap"u8);
+        byte[] forged = WireBytes.Parse(
+            "05 'READY' 0B 'Socket-Type' 00 00 00 06 'DEALER' 07 'User-Id' 00 00 00 07 'mallory' "
+            + "05 'x-key' 00 00 00 04 'peer' 0C 'Peer-Address' 00 00 00 04 'evil' 05 'X-Own' 00 00 00 03 'yes'");
+
+        Run(dealer, router, _ => Reply("200", "alice", metadata), (side, body) => side == "client" ? forged : body);
+
+        Assert.Equal(MechanismStatus.Ready, router.Status);
+        Assert.Equal("alice", router.PeerMetadata.Get("User-Id"));
+        Assert.Equal("zap", router.PeerMetadata.Get("X-Key"));
+        Assert.Equal("10.0.0.7", router.PeerMetadata.Get("Peer-Address"));
+        Assert.Equal("yes", router.PeerMetadata.Get("X-Own"));
+        Assert.Equal("DEALER", router.PeerMetadata.Get("Socket-Type"));
+    }
+
+    [Fact]
+    public void ProcessZapReply_EmptyUserId_UserIdPropertyIsEmpty()
+    {
+        // libzmq keeps the reply's user id even when empty: zmq_msg_gets("User-Id") gives "".
+        using var router = new NullMechanism(ZapSettings());
+        using var dealer = new NullMechanism(Settings(SocketType.Dealer));
+
+        Run(dealer, router, _ => Reply("200"));
+
+        Assert.Equal(string.Empty, router.PeerMetadata.Get("User-Id"));
+    }
+
+    [Fact]
+    public void Handshake_NoZap_NoUserIdAndAddressFromSettings()
+    {
+        using var dealer = new NullMechanism(new MechanismSettings { SocketType = SocketType.Dealer, RoutingId = "me"u8.ToArray() });
+        using var router = new NullMechanism(Settings(SocketType.Router));
+
+        Run(dealer, router);
+
+        Assert.Null(router.PeerMetadata.Get("User-Id"));
+        Assert.Equal("127.0.0.1", router.PeerMetadata.Get("Peer-Address"));
+        Assert.Equal("me", router.PeerMetadata.Get("Identity"));
+        Assert.Equal("me", router.PeerMetadata.Get("routing-id"));
+        Assert.Null(dealer.PeerMetadata.Get("Peer-Address"));
+    }
+
     [Theory]
     [InlineData("400")]
     [InlineData("500")]

@@ -1,0 +1,42 @@
+using Managed.Zmq.Security;
+
+namespace Managed.Zmq.Wire;
+
+/// <summary>
+/// What serving a ZMTP 2.0 peer (RFC 15) takes beyond ZMTP 3.x: its greeting ends with a socket-type octet
+/// instead of a mechanism, and its first frame each way is the sender's identity. Its frames are ZMTP 3.0's
+/// without the COMMAND flag, so the 3.x codecs carry its traffic unchanged.
+/// </summary>
+internal static class ZmtpLegacy
+{
+    /// <summary>The revision octet of a ZMTP 2.0 greeting (RFC 15 §Version Negotiation); 00 is versioned ZMTP 1.0.</summary>
+    public const byte Zmtp20Revision = 1;
+
+    /// <summary>A ZMTP 2.0 greeting: the 10-octet signature, the revision, the socket type.</summary>
+    public const int Zmtp20GreetingLength = 12;
+
+    /// <summary>RFC 15 §Socket Types numbers them as libzmq's zmq.h does (PAIR 0 … PUSH 8, XPUB 9, XSUB 10).</summary>
+    public static byte GetSocketTypeOctet(SocketType socketType) => (byte)socketType;
+
+    /// <summary>The identity frame we send first: flags 0 (final frame), a one-octet length, the routing id.</summary>
+    public static byte[] BuildIdentityFrame(ReadOnlySpan<byte> routingId)
+    {
+        var frame = new byte[ZmtpFrame.GetHeaderLength(routingId.Length) + routingId.Length];
+        int header = ZmtpFrame.WriteHeader(frame, routingId.Length, ZmtpFrameFlags.None);
+        routingId.CopyTo(frame.AsSpan(header));
+        return frame;
+    }
+
+    /// <summary>
+    /// What a ZMTP 2.0 connection tells about its peer: the greeting's socket type and the identity, for routing.
+    /// Its messages carry no properties: libzmq 4.3's zmq_msg_gets finds none on them (not even Peer-Address,
+    /// checked against libzmq 4.3.4), since only a 3.x handshake builds message metadata.
+    /// </summary>
+    public static PeerMetadata DescribePeer(byte socketTypeOctet, byte[] identity)
+    {
+        string? socketType = socketTypeOctet <= (byte)SocketType.XSub
+            ? System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)socketTypeOctet))
+            : null;
+        return new PeerMetadata { SocketType = socketType, Identity = identity };
+    }
+}
