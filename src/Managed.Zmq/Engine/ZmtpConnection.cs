@@ -43,6 +43,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The other control buffer, free again once the write loop has sent what it held.</summary>
     private byte[]? _controlSpare;
 
+    /// <summary>The handshake's ZAP exchange, once it asks the handler: abandoned when the connection closes.</summary>
+    private ZapRequester? _zap;
+
+    /// <summary>The LINGER deadline of <see cref="CloseWhenDrained"/>, cancelled when the connection ends first.</summary>
+    private ReactorTimer? _lingerTimer;
+
     public ZmtpConnection(SocketCore socket, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
     {
         _socket = socket;
@@ -110,17 +116,16 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
 
-        var context = _socket.Context;
-        var ioThread = _ioThread;
         var handshake = new ZmtpHandshake(_transport, new HandshakeSettings
         {
             Mechanism = CreateMechanismSettings(),
             MaxMessageSize = options.MaxMessageSize,
-            ZapExchange = request => ZapRequester.ExchangeAsync(context, ioThread, request),
+            ZapExchange = ExchangeWithZapAsync,
         });
 
         var result = await handshake.RunAsync().ConfigureAwait(true);
         handshakeTimer?.Cancel();
+        _zap = null;
         if (result.Outcome != HandshakeOutcome.Succeeded || _closing)
         {
             var reason = _reason != DisconnectReason.None ? _reason : result.Outcome switch
@@ -208,6 +213,18 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         };
     }
 
+    /// <summary>Asks the context's ZAP handler; the request is abandoned if the connection closes first.</summary>
+    private ValueTask<IReadOnlyList<byte[]>?> ExchangeWithZapAsync(IReadOnlyList<byte[]> request)
+    {
+        var zap = _zap ??= new ZapRequester(_socket.Context, _ioThread);
+        if (_closing)
+        {
+            zap.Abandon();
+        }
+
+        return zap.ExchangeAsync(request);
+    }
+
     /// <summary>L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>
     private void OnHandshakeTimeout()
     {
@@ -229,6 +246,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _reason = reason;
         AnnouncePublished();
         _transport.Dispose();
+        _zap?.Abandon();
+        _lingerTimer?.Cancel();
+        _lingerTimer = null;
         _writerSignal.Set();
         _readerSignal.Set();
     }
@@ -253,9 +273,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             var (self, linger) = ((ZmtpConnection, int))s!;
             self._closeWhenDrained = true;
             self._writerSignal.Set();
-            if (linger > 0)
+            if (linger > 0 && !self._closing)
             {
-                self._ioThread.AddTimer(linger, static c => ((ZmtpConnection)c!).Close(DisconnectReason.LocalClose), self);
+                self._lingerTimer?.Cancel();
+                self._lingerTimer = self._ioThread.AddTimer(linger, static c => ((ZmtpConnection)c!).Close(DisconnectReason.LocalClose), self);
             }
         }, (this, lingerMilliseconds));
     }
