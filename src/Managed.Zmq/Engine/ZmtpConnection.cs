@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using System.Security.Cryptography;
 using Managed.Zmq.Core;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
@@ -116,18 +117,30 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
 
+        var mechanismSettings = CreateMechanismSettings();
         var handshake = new ZmtpHandshake(_transport, new HandshakeSettings
         {
-            Mechanism = CreateMechanismSettings(),
+            Mechanism = mechanismSettings,
             MaxMessageSize = options.MaxMessageSize,
             ZapExchange = ExchangeWithZapAsync,
         });
 
-        var result = await handshake.RunAsync().ConfigureAwait(true);
-        handshakeTimer?.Cancel();
-        _zap = null;
+        HandshakeResult result;
+        try
+        {
+            result = await handshake.RunAsync().ConfigureAwait(true);
+        }
+        finally
+        {
+            // The long-term secret is needed for the handshake only: this copy goes now, success or not.
+            CryptographicOperations.ZeroMemory(mechanismSettings.CurveSecretKey);
+            handshakeTimer?.Cancel();
+            _zap = null;
+        }
+
         if (result.Outcome != HandshakeOutcome.Succeeded || _closing)
         {
+            result.Mechanism?.Dispose();
             var reason = _reason != DisconnectReason.None ? _reason : result.Outcome switch
             {
                 HandshakeOutcome.ConnectionLost => DisconnectReason.ConnectionLost,
@@ -151,6 +164,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
 
         if (!TryStoreLeftover(result.Leftover.Span))
         {
+            ReleaseState();
             _transport.Dispose();
             _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             if (_connectPipe is null)
@@ -178,11 +192,27 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             pipe.ReleasePayloads();
         }
 
-        _mechanism?.Dispose();
+        ReleaseState();
         _transport.Dispose();
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
+    }
+
+    /// <summary>
+    /// The connection has ended: wipes its keys and drops its buffers at once, so nothing
+    /// per-connection outlives it even while something still refers to the connection (its connecter
+    /// keeps the last one until it reconnects).
+    /// </summary>
+    private void ReleaseState()
+    {
+        _mechanism?.Dispose();
+        _cipher = null;
+        _control = null;
+        _controlSpare = null;
+        _controlLength = 0;
+        _cipherIn = null;
+        _cipherOut = null;
     }
 
     /// <summary>The security settings this connection starts with (options may change later; they apply to new connections).</summary>
