@@ -59,7 +59,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _connectPipe = connectPipe;
         _writerSignal = new AsyncSignal(ioThread);
         _readerSignal = new AsyncSignal(ioThread);
+        CreatedForTests?.Invoke(this);
     }
+
+    /// <summary>Test hook: every connection as it is created (lifetime tests track them weakly).</summary>
+    internal static event Action<ZmtpConnection>? CreatedForTests;
 
     public string Endpoint => _endpoint;
 

@@ -58,7 +58,7 @@ internal abstract class MechanismBase : IMechanism
     protected internal MechanismSettings Settings { get; }
 
     /// <summary>Test hook: every mechanism as it is disposed (tests check its <see cref="SecretBuffers"/> after close).</summary>
-    internal static Action<MechanismBase>? DisposedForTests { get; set; }
+    internal static event Action<MechanismBase>? DisposedForTests;
 
     /// <summary>
     /// The buffers of this mechanism that hold secrets (keys, a password): all zero once it has
