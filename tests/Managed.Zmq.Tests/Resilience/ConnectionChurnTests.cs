@@ -101,48 +101,70 @@ public sealed class ConnectionChurnTests : ResilienceFixture
         const int Peers = 50;
         var guard = InternalErrorsGuard.Start();
 
-        // A handler that takes requests and never answers them.
-        var handler = Create(SocketType.Router);
-        handler.Bind("inproc://zeromq.zap.01");
-        var server = Create(SocketType.Router);
-        server.SetOption(SocketOption.Plain_Server, 1);
-        server.SetOption(SocketOption.Handshake_Ivl, 100);
-        using var monitor = Monitor(server, MonitorProbe.HandshakeFailedNoDetail | (int)SocketMonitorEvent.Disconnected);
-        string endpoint = BindTcp(server);
-        using var tracker = new ConnectionTracker(endpoint);
-
-        var peers = new List<RawPeer>(Peers);
+        // A context of its own: before requests were abandoned, one never answered kept its
+        // context from ever finishing Dispose, which this test must report, not hang on.
+        var context = new Context();
+        var handler = new Socket(context, SocketType.Router);
+        var server = new Socket(context, SocketType.Router);
+        var monitor = MonitorProbe.Attach(context, server, MonitorProbe.HandshakeFailedNoDetail | (int)SocketMonitorEvent.Disconnected);
+        ConnectionTracker? tracker = null;
         try
         {
-            for (int i = 0; i < Peers; i++)
+            // A handler that takes requests and never answers them.
+            handler.SetOption(SocketOption.Linger, 0);
+            handler.Bind("inproc://zeromq.zap.01");
+            server.SetOption(SocketOption.Linger, 0);
+            server.SetOption(SocketOption.Plain_Server, 1);
+            server.SetOption(SocketOption.Handshake_Ivl, 100);
+            string endpoint = BindTcp(server);
+            tracker = new ConnectionTracker(endpoint);
+
+            var peers = new List<RawPeer>(Peers);
+            try
             {
-                var peer = RawPeer.Connect(RawPeer.PortOf(endpoint));
-                peers.Add(peer);
-                peer.Send(ZmtpBytes.Concat(ZmtpBytes.Greeting(mechanism: "PLAIN"), PlainHello("admin", "secret")));
+                for (int i = 0; i < Peers; i++)
+                {
+                    var peer = RawPeer.Connect(RawPeer.PortOf(endpoint));
+                    peers.Add(peer);
+                    peer.Send(ZmtpBytes.Concat(ZmtpBytes.Greeting(mechanism: "PLAIN"), PlainHello("admin", "secret")));
+                }
+
+                foreach (var peer in peers)
+                {
+                    Assert.Equal(64, peer.ReadExactly(64).Length);
+                    Assert.True(peer.WaitUntilClosed(), "the handshake timer did not close a connection whose ZAP request went unanswered");
+                }
+            }
+            finally
+            {
+                peers.ForEach(p => p.Dispose());
             }
 
-            foreach (var peer in peers)
+            for (int i = 0; i < Peers; i++)
             {
-                Assert.Equal(64, peer.ReadExactly(64).Length);
-                Assert.True(peer.WaitUntilClosed(), "the handshake timer did not close a connection whose ZAP request went unanswered");
+                // libzmq's timeout_error: HANDSHAKE_FAILED_NO_DETAIL with ETIMEDOUT, then DISCONNECTED.
+                Assert.Equal(ZmqConstants.ETIMEDOUT, monitor.WaitFor(MonitorProbe.HandshakeFailedNoDetail).Value);
+                monitor.WaitFor(SocketMonitorEvent.Disconnected);
             }
+
+            // Every request did reach the handler; replies now would have nowhere to go.
+            Assert.Equal(Peers, DrainRequests(handler));
+            Assert.Equal(Peers, tracker.Created);
+            AssertAllCollected(tracker);
         }
         finally
         {
-            peers.ForEach(p => p.Dispose());
+            tracker?.Dispose();
+            var dispose = BackgroundCall.Start(() =>
+            {
+                monitor.Dispose();
+                server.Dispose();
+                handler.Dispose();
+                context.Dispose();
+            });
+            Assert.True(dispose.Wait(Timeout), "the context did not finish Dispose: a handshake still waits for ZAP");
         }
 
-        for (int i = 0; i < Peers; i++)
-        {
-            // libzmq's timeout_error: HANDSHAKE_FAILED_NO_DETAIL with ETIMEDOUT, then DISCONNECTED.
-            Assert.Equal(ZmqConstants.ETIMEDOUT, monitor.WaitFor(MonitorProbe.HandshakeFailedNoDetail).Value);
-            monitor.WaitFor(SocketMonitorEvent.Disconnected);
-        }
-
-        // Every request did reach the handler; replies now would have nowhere to go.
-        Assert.Equal(Peers, DrainRequests(handler));
-        Assert.Equal(Peers, tracker.Created);
-        AssertAllCollected(tracker);
         guard.AssertNoneSince();
     }
 
