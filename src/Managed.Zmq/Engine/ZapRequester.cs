@@ -35,9 +35,6 @@ internal sealed class ZapRequester
 
     public static bool IsHandlerBound(Context context) => context.Inproc.IsBound(Endpoint);
 
-    /// <summary>True while an exchange waits for the handler (tests watch it).</summary>
-    internal bool IsWaiting => _arrived.IsPending;
-
     /// <summary>
     /// Sends <paramref name="request"/> and waits (on the I/O thread, without blocking it) for the
     /// reply frames, delimiter included; null when the exchange failed or was abandoned.
