@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Security;
 
@@ -32,6 +33,9 @@ public sealed class ZapAuthenticator : IDisposable
     public const string Endpoint = "inproc://zeromq.zap.01";
 
     private static readonly byte[] Version = "1.0"u8.ToArray();
+
+    /// <summary>Request frames from here on are credentials (a PLAIN password among them): RFC 27 §Message Format.</summary>
+    private const int FirstCredentialFrame = 6;
 
     private readonly Context _context;
     private readonly ZapPolicy _policy = new();
@@ -211,9 +215,14 @@ public sealed class ZapAuthenticator : IDisposable
         using (var frames = _handler.RecvMultipart())
         {
             request = new List<byte[]>(frames.Count);
-            foreach (var frame in frames)
+            for (int i = 0; i < frames.Count; i++)
             {
-                request.Add(frame.ToArray());
+                request.Add(frames[i].ToArray());
+                if (i >= FirstCredentialFrame)
+                {
+                    // The received buffer may be pooled: no password goes back to the pool.
+                    CryptographicOperations.ZeroMemory(frames[i].Data);
+                }
             }
         }
 
@@ -226,6 +235,13 @@ public sealed class ZapAuthenticator : IDisposable
         {
             // RFC 27: 500 is the handler's own failure; the thread goes on serving.
             decision = new ZapDecision("500", "Internal error", "");
+        }
+        finally
+        {
+            for (int i = FirstCredentialFrame; i < request.Count; i++)
+            {
+                CryptographicOperations.ZeroMemory(request[i]);
+            }
         }
 
         byte[] requestId = request.Count > 1 ? request[1] : [];

@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using System.Security.Cryptography;
 using Managed.Zmq.Core;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
@@ -43,6 +44,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The other control buffer, free again once the write loop has sent what it held.</summary>
     private byte[]? _controlSpare;
 
+    /// <summary>The handshake's ZAP exchange, once it asks the handler: abandoned when the connection closes.</summary>
+    private ZapRequester? _zap;
+
+    /// <summary>The LINGER deadline of <see cref="CloseWhenDrained"/>, cancelled when the connection ends first.</summary>
+    private ReactorTimer? _lingerTimer;
+
     public ZmtpConnection(SocketCore socket, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
     {
         _socket = socket;
@@ -52,7 +59,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _connectPipe = connectPipe;
         _writerSignal = new AsyncSignal(ioThread);
         _readerSignal = new AsyncSignal(ioThread);
+        CreatedForTests?.Invoke(this);
     }
+
+    /// <summary>Test hook: every connection as it is created (lifetime tests track them weakly).</summary>
+    internal static event Action<ZmtpConnection>? CreatedForTests;
 
     public string Endpoint => _endpoint;
 
@@ -113,19 +124,30 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
 
-        var context = _socket.Context;
-        var ioThread = _ioThread;
+        var mechanismSettings = CreateMechanismSettings();
         var handshake = new ZmtpHandshake(_transport, new HandshakeSettings
         {
-            Mechanism = CreateMechanismSettings(),
+            Mechanism = mechanismSettings,
             MaxMessageSize = options.MaxMessageSize,
-            ZapExchange = request => ZapRequester.ExchangeAsync(context, ioThread, request),
+            ZapExchange = ExchangeWithZapAsync,
         });
 
-        var result = await handshake.RunAsync().ConfigureAwait(true);
-        handshakeTimer?.Cancel();
+        HandshakeResult result;
+        try
+        {
+            result = await handshake.RunAsync().ConfigureAwait(true);
+        }
+        finally
+        {
+            // The long-term secret is needed for the handshake only: this copy goes now, success or not.
+            CryptographicOperations.ZeroMemory(mechanismSettings.CurveSecretKey);
+            handshakeTimer?.Cancel();
+            _zap = null;
+        }
+
         if (result.Outcome != HandshakeOutcome.Succeeded || _closing)
         {
+            result.Mechanism?.Dispose();
             var reason = _reason != DisconnectReason.None ? _reason : result.Outcome switch
             {
                 HandshakeOutcome.ConnectionLost => DisconnectReason.ConnectionLost,
@@ -150,6 +172,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
 
         if (!TryStoreLeftover(result.Leftover.Span))
         {
+            ReleaseState();
             _transport.Dispose();
             _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             if (_connectPipe is null)
@@ -182,11 +205,27 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             pipe.ReleasePayloads();
         }
 
-        _mechanism?.Dispose();
+        ReleaseState();
         _transport.Dispose();
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
+    }
+
+    /// <summary>
+    /// The connection has ended: wipes its keys and drops its buffers at once, so nothing
+    /// per-connection outlives it even while something still refers to the connection (its connecter
+    /// keeps the last one until it reconnects).
+    /// </summary>
+    private void ReleaseState()
+    {
+        _mechanism?.Dispose();
+        _cipher = null;
+        _control = null;
+        _controlSpare = null;
+        _controlLength = 0;
+        _cipherIn = null;
+        _cipherOut = null;
     }
 
     /// <summary>The security settings this connection starts with (options may change later; they apply to new connections).</summary>
@@ -217,6 +256,18 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         };
     }
 
+    /// <summary>Asks the context's ZAP handler; the request is abandoned if the connection closes first.</summary>
+    private ValueTask<IReadOnlyList<byte[]>?> ExchangeWithZapAsync(IReadOnlyList<byte[]> request)
+    {
+        var zap = _zap ??= new ZapRequester(_socket.Context, _ioThread);
+        if (_closing)
+        {
+            zap.Abandon();
+        }
+
+        return zap.ExchangeAsync(request);
+    }
+
     /// <summary>L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>
     private void OnHandshakeTimeout()
     {
@@ -238,6 +289,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _reason = reason;
         AnnouncePublished();
         _transport.Dispose();
+        _zap?.Abandon();
+        _lingerTimer?.Cancel();
+        _lingerTimer = null;
         _writerSignal.Set();
         _readerSignal.Set();
     }
@@ -262,9 +316,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             var (self, linger) = ((ZmtpConnection, int))s!;
             self._closeWhenDrained = true;
             self._writerSignal.Set();
-            if (linger > 0)
+            if (linger > 0 && !self._closing)
             {
-                self._ioThread.AddTimer(linger, static c => ((ZmtpConnection)c!).Close(DisconnectReason.LocalClose), self);
+                self._lingerTimer?.Cancel();
+                self._lingerTimer = self._ioThread.AddTimer(linger, static c => ((ZmtpConnection)c!).Close(DisconnectReason.LocalClose), self);
             }
         }, (this, lingerMilliseconds));
     }

@@ -216,8 +216,11 @@ internal sealed class ZmtpHandshake
             }
 
             // libzmq recognises handshake commands by their body alone (L7): the COMMAND bit is not checked.
+            // A processed command is wiped: a PLAIN HELLO carries a password.
+            int frameLength = header.HeaderLength + (int)header.BodyLength;
             mechanism.ProcessCommand(_buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength));
-            _start += header.HeaderLength + (int)header.BodyLength;
+            _buffer.AsSpan(_start, frameLength).Clear();
+            _start += frameLength;
         }
     }
 
@@ -237,7 +240,15 @@ internal sealed class ZmtpHandshake
                 return;
             }
 
-            await _transport.SendAsync(_commandBuffer.AsMemory(0, length)).ConfigureAwait(true);
+            try
+            {
+                await _transport.SendAsync(_commandBuffer.AsMemory(0, length)).ConfigureAwait(true);
+            }
+            finally
+            {
+                // Sent (or never to be): a PLAIN client's HELLO carries its password.
+                _commandBuffer.AsSpan(0, length).Clear();
+            }
         }
     }
 
@@ -293,6 +304,7 @@ internal sealed class ZmtpHandshake
         {
             var larger = new byte[Math.Max(count, _buffer.Length * 2)];
             Buffer.BlockCopy(_buffer, _start, larger, 0, _end - _start);
+            _buffer.AsSpan(0, _end).Clear();
             _end -= _start;
             _start = 0;
             _buffer = larger;

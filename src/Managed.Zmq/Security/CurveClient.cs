@@ -49,6 +49,8 @@ internal sealed class CurveClient : CurveMechanismBase
         base.Dispose();
     }
 
+    internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _transientSecret, _helloKey];
+
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
         // RFC 26 §High-level Grammar: C:hello ( S:welcome | S:error ) C:initiate ( S:ready | S:error ).

@@ -182,6 +182,8 @@ internal abstract class CurveMechanismBase : MechanismBase
         base.Dispose();
     }
 
+    internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _sessionKey];
+
     protected override void OnFailed() => ZeroKeys();
 
     /// <summary>Takes the next short nonce to send (L9: 1, 2, 3, …).</summary>

@@ -49,6 +49,8 @@ internal sealed class CurveServer : CurveMechanismBase
         base.Dispose();
     }
 
+    internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _transientSecret, _cookieKey];
+
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
         switch (_state)

@@ -55,7 +55,17 @@ internal abstract class MechanismBase : IMechanism
 
     public int MaxCommandLength => _pendingCommand?.Length ?? 0;
 
-    protected MechanismSettings Settings { get; }
+    protected internal MechanismSettings Settings { get; }
+
+    /// <summary>Test hook: every mechanism as it is disposed (tests check its <see cref="SecretBuffers"/> after close).</summary>
+    internal static event Action<MechanismBase>? DisposedForTests;
+
+    /// <summary>
+    /// The buffers of this mechanism that hold secrets (keys, a password): all zero once it has
+    /// failed or been disposed (tests check them). The long-term CURVE secret in <see cref="Settings"/>
+    /// is the connection's copy, which the connection wipes.
+    /// </summary>
+    internal virtual IEnumerable<byte[]> SecretBuffers => [];
 
     /// <summary>True once an ERROR is due or the mechanism failed: nothing else is done then.</summary>
     protected bool IsFinished => Status is MechanismStatus.Error or MechanismStatus.Ready;
@@ -178,7 +188,9 @@ internal abstract class MechanismBase : IMechanism
     public virtual void Dispose()
     {
         _pendingCommand = null;
+        _afterWrite = null;
         _zapRequest = null;
+        DisposedForTests?.Invoke(this);
     }
 
     /// <summary>Handles one handshake command; <paramref name="command"/> is <paramref name="body"/> split into name and data.</summary>
@@ -261,10 +273,16 @@ internal abstract class MechanismBase : IMechanism
         Status = MechanismStatus.Ready;
     }
 
-    /// <summary>Reads the peer's metadata (READY or INITIATE); fails with ZMTP_INVALID_METADATA when it is bad (L6).</summary>
+    /// <summary>
+    /// Reads the peer's metadata (READY or INITIATE); fails with ZMTP_INVALID_METADATA when it is bad
+    /// (L6), or when its Identity is longer than RFC 23 allows (§The Identity Property: 0 to 255
+    /// octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it
+    /// rejects, so a peer cannot make us keep (and key a ROUTER's table on) a huge routing id.
+    /// </summary>
     protected bool TryAcceptPeerMetadata(ReadOnlySpan<byte> metadata)
     {
-        if (!PeerMetadataReader.TryRead(metadata, Settings.SocketType, out string? socketType, out byte[] identity, out Dictionary<string, byte[]> properties))
+        if (!PeerMetadataReader.TryRead(metadata, Settings.SocketType, out string? socketType, out byte[] identity, out Dictionary<string, byte[]> properties)
+            || identity.Length > ZmtpReady.MaxIdentityLength)
         {
             Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA));
             return false;

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Wire;
 
@@ -9,6 +10,9 @@ internal sealed class PlainClient : MechanismBase
 {
     /// <summary>The longest user name or password: its length travels in one octet (RFC 24 §Implementation).</summary>
     public const int MaxCredentialLength = byte.MaxValue;
+
+    /// <summary>The HELLO frame, password included: wiped once written, or when the mechanism ends.</summary>
+    private readonly byte[] _hello;
 
     /// <summary>True after WELCOME, when READY (or ERROR) is the only acceptable answer.</summary>
     private bool _welcomed;
@@ -27,7 +31,10 @@ internal sealed class PlainClient : MechanismBase
         user.CopyTo(data, 1);
         data[1 + user.Length] = (byte)password.Length;
         password.CopyTo(data, 2 + user.Length);
-        QueueCommand(BuildCommand(ZmtpCommandNames.Hello, data));
+        _hello = BuildCommand(ZmtpCommandNames.Hello, data);
+        CryptographicOperations.ZeroMemory(password);
+        CryptographicOperations.ZeroMemory(data);
+        QueueCommand(_hello, WipeHello);
     }
 
     public override ZmtpMechanism Name => ZmtpMechanism.Plain;
@@ -77,4 +84,20 @@ internal sealed class PlainClient : MechanismBase
     }
 
     protected override void OnZapAccepted() => Debug.Fail("A PLAIN client never consults ZAP.");
+
+    internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _hello];
+
+    public override void Dispose()
+    {
+        WipeHello();
+        base.Dispose();
+    }
+
+    protected override void OnFailed()
+    {
+        WipeHello();
+        base.OnFailed();
+    }
+
+    private void WipeHello() => CryptographicOperations.ZeroMemory(_hello);
 }

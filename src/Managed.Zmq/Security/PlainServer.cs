@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Cryptography;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Security;
@@ -11,6 +12,9 @@ internal sealed class PlainServer : MechanismBase
 {
     /// <summary>Where the server is in the exchange.</summary>
     private State _state = State.ExpectHello;
+
+    /// <summary>The client's password from HELLO, a ZAP request frame: wiped once ZAP has answered.</summary>
+    private byte[] _password = [];
 
     public PlainServer(MechanismSettings settings)
         : base(settings)
@@ -50,6 +54,7 @@ internal sealed class PlainServer : MechanismBase
         Debug.Assert(_state == State.WaitingForZap, "ZAP answers only the HELLO.");
 
         // L8: WELCOME goes out only after ZAP said "200"; it is exactly 07 "WELCOME".
+        WipePassword();
         _state = State.ExpectInitiate;
         QueueCommand(BuildCommand(ZmtpCommandNames.Welcome, default));
     }
@@ -86,7 +91,8 @@ internal sealed class PlainServer : MechanismBase
         }
 
         _state = State.WaitingForZap;
-        RequestZap(data.Slice(1, userLength).ToArray(), data.Slice(2 + userLength, passwordLength).ToArray());
+        _password = data.Slice(2 + userLength, passwordLength).ToArray();
+        RequestZap(data.Slice(1, userLength).ToArray(), _password);
     }
 
     private void ProcessInitiate(ReadOnlySpan<byte> metadata)
@@ -100,6 +106,22 @@ internal sealed class PlainServer : MechanismBase
         _state = State.Done;
         QueueCommand(BuildCommand(ZmtpCommandNames.Ready, BuildOwnMetadata()), BecomeReady);
     }
+
+    internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _password];
+
+    public override void Dispose()
+    {
+        WipePassword();
+        base.Dispose();
+    }
+
+    protected override void OnFailed()
+    {
+        WipePassword();
+        base.OnFailed();
+    }
+
+    private void WipePassword() => CryptographicOperations.ZeroMemory(_password);
 
     private void FailMalformedHello() =>
         Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO));

@@ -109,9 +109,10 @@ internal sealed class ZapPolicy
         }
 
         // Compared in fixed time for a given length, so the time taken says nothing about the password.
-        return CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(expected), password)
-            ? ZapDecision.Accept(user)
-            : ZapDecision.Deny("Invalid username or password");
+        byte[] expectedBytes = Encoding.UTF8.GetBytes(expected);
+        bool match = CryptographicOperations.FixedTimeEquals(expectedBytes, password);
+        CryptographicOperations.ZeroMemory(expectedBytes);
+        return match ? ZapDecision.Accept(user) : ZapDecision.Deny("Invalid username or password");
     }
 
     private ZapDecision DecideCurve(string domain, byte[] publicKey)

@@ -41,7 +41,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     private readonly Dictionary<System.Net.Sockets.Socket, Registration> _registrations = [];
     private readonly List<System.Net.Sockets.Socket> _readList = [];
     private readonly List<System.Net.Sockets.Socket> _writeList = [];
-    private readonly PriorityQueue<ReactorTimer, long> _timers = new();
+    private readonly TimerQueue _timers = new();
 
     /// <summary>1 while the thread is blocked (or about to block) in Select.</summary>
     private int _sleeping;
@@ -109,9 +109,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     /// <summary>Runs <paramref name="callback"/> on this thread after <paramref name="milliseconds"/>. I/O thread only.</summary>
     public ReactorTimer AddTimer(int milliseconds, Action<object?> callback, object? state)
     {
-        var timer = new ReactorTimer(Environment.TickCount64 + Math.Max(0, milliseconds), callback, state);
-        _timers.Enqueue(timer, timer.DueTicks);
-        return timer;
+        return _timers.Add(Environment.TickCount64 + Math.Max(0, milliseconds), callback, state);
     }
 
     // ------------------------------------------------------------ the loop
@@ -257,7 +255,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     /// <summary>Runs the timers that are due; returns milliseconds until the next one, or -1 for none.</summary>
     private int RunDueTimers()
     {
-        while (_timers.TryPeek(out var timer, out long due))
+        while (_timers.TryPeekDue(out long due))
         {
             long now = Environment.TickCount64;
             if (due > now)
@@ -265,10 +263,9 @@ internal sealed class IoThread : PipeScheduler, IDisposable
                 return (int)Math.Min(due - now, int.MaxValue);
             }
 
-            _timers.Dequeue();
-            if (!timer.IsCancelled)
+            if (_timers.TryDequeueDue(now) is { } timer && timer.TryTakeCallback(out var callback, out object? state))
             {
-                Execute(timer.Callback, timer.State);
+                Execute(callback, state);
             }
         }
 
