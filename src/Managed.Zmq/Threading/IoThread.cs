@@ -92,8 +92,29 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     {
         _maxSelectSet = maxSelectSet;
         _now = Environment.TickCount64;
+        WarmUpRuntime();
         _thread = new Thread(Run) { IsBackground = true, Name = name };
         _thread.Start();
+    }
+
+    /// <summary>
+    /// Makes the runtime create, now, the threads and descriptors a park's completion needs: the
+    /// socket engine's event loop and the thread pool's gate thread are otherwise created on first
+    /// use, and a first use while the process is out of descriptors (a connection flood) fails to
+    /// create them, which the runtime answers by ending the process. A zero-byte receive on the
+    /// wake-up channel's writing end (which never receives anything) starts the engine; it stays
+    /// pending until the channel closes.
+    /// </summary>
+    private void WarmUpRuntime()
+    {
+        System.Threading.ThreadPool.UnsafeQueueUserWorkItem(static _ => { }, null);
+        var args = new SocketAsyncEventArgs(unsafeSuppressExecutionContextFlow: true);
+        args.SetBuffer(Memory<byte>.Empty);
+        args.Completed += static (_, e) => e.Dispose();
+        if (!_wakeup.Writer.ReceiveAsync(args))
+        {
+            args.Dispose();
+        }
     }
 
     /// <summary>True when called from this I/O thread.</summary>

@@ -101,6 +101,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
             }
 
+            DescriptorReserve.TryFill();
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
@@ -204,23 +205,50 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
         // EMFILE, ENFILE, ENOBUFS, ENOMEM, or anything unforeseen: waiting is the safe answer.
 
-        _retryDelay = _retryDelay == 0 ? AcceptRetryInitialMilliseconds : Math.Min(_retryDelay * 2, AcceptRetryMaximumMilliseconds);
+        if (exception.SocketErrorCode == SocketError.TooManyOpenSockets)
+        {
+            DescriptorReserve.Release();
+        }
+
         _ioThread.Forget(_listenSocket);
-        _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
+        ScheduleRetry();
         return true;
+    }
+
+    private void ScheduleRetry()
+    {
+        _retryDelay = _retryDelay == 0 ? AcceptRetryInitialMilliseconds : Math.Min(_retryDelay * 2, AcceptRetryMaximumMilliseconds);
+        _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
     }
 
     private void RetryAccept()
     {
         _retryTimer = null;
-        if (!_stopped)
+        if (_stopped)
         {
-            ((IReadinessHandler)this).OnReadable();
+            return;
         }
+
+        if (!DescriptorReserve.TryFill())
+        {
+            // Descriptors are still short: accepting now would only take the runtime's room.
+            ScheduleRetry();
+            return;
+        }
+
+        ((IReadinessHandler)this).OnReadable();
     }
 
-    /// <summary>The errno libzmq would report: the native code on Unix, where .NET keeps it.</summary>
-    private static int ErrnoOf(SocketException exception) => OperatingSystem.IsWindows() ? (int)exception.SocketErrorCode : exception.NativeErrorCode;
+    /// <summary>
+    /// The errno libzmq would report. .NET folds EMFILE and ENFILE into one SocketError and reports
+    /// ENFILE back; the per-process limit (EMFILE) is by far the likelier, so that is what we say.
+    /// </summary>
+    private static int ErrnoOf(SocketException exception) => exception.SocketErrorCode switch
+    {
+        SocketError.TooManyOpenSockets => ZmqConstants.EMFILE,
+        _ when OperatingSystem.IsWindows() => (int)exception.SocketErrorCode,
+        _ => exception.NativeErrorCode,
+    };
 
     void IReadinessHandler.OnWritable()
     {
