@@ -41,6 +41,11 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     [ThreadStatic]
     private static IoThread? t_current;
 
+    private static readonly object s_warmUpLock = new();
+
+    /// <summary>Kept for the life of the process: its pending receive keeps nothing else alive.</summary>
+    private static System.Net.Sockets.Socket? s_warmUpSocket;
+
     private static readonly Action<object?> s_parkCompleted = static s => ((ParkArgs)s!).Owner.OnParkCompleted((ParkArgs)s);
 
     /// <remarks>The callback is an <see cref="Action{T}"/> or a <see cref="SendOrPostCallback"/>, stored as is so posting never boxes.</remarks>
@@ -101,19 +106,37 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     /// Makes the runtime create, now, the threads and descriptors a park's completion needs: the
     /// socket engine's event loop and the thread pool's gate thread are otherwise created on first
     /// use, and a first use while the process is out of descriptors (a connection flood) fails to
-    /// create them, which the runtime answers by ending the process. A zero-byte receive on the
-    /// wake-up channel's writing end (which never receives anything) starts the engine; it stays
-    /// pending until the channel closes.
+    /// create them, which the runtime answers by ending the process. Once per process: a zero-byte
+    /// receive on an unbound UDP socket, which nothing can ever reach, starts the engine and stays
+    /// pending (a socket that carries traffic would wake the engine's thread on each event).
     /// </summary>
-    private void WarmUpRuntime()
+    private static void WarmUpRuntime()
     {
-        System.Threading.ThreadPool.UnsafeQueueUserWorkItem(static _ => { }, null);
-        var args = new SocketAsyncEventArgs(unsafeSuppressExecutionContextFlow: true);
-        args.SetBuffer(Memory<byte>.Empty);
-        args.Completed += static (_, e) => e.Dispose();
-        if (!_wakeup.Writer.ReceiveAsync(args))
+        lock (s_warmUpLock)
         {
-            args.Dispose();
+            if (s_warmUpSocket is not null)
+            {
+                return;
+            }
+
+            System.Threading.ThreadPool.UnsafeQueueUserWorkItem(static _ => { }, null);
+            var socket = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Dgram, ProtocolType.Udp);
+            var args = new SocketAsyncEventArgs(unsafeSuppressExecutionContextFlow: true);
+            args.SetBuffer(Memory<byte>.Empty);
+            try
+            {
+                if (!socket.ReceiveAsync(args))
+                {
+                    args.Dispose();
+                }
+            }
+            catch (Exception ex) when (ex is SocketException or InvalidOperationException or NotSupportedException)
+            {
+                // No engine to start here (the first park then starts it).
+                args.Dispose();
+            }
+
+            s_warmUpSocket = socket;
         }
     }
 

@@ -47,9 +47,6 @@ internal sealed class WakeupChannel : IDisposable
     /// <summary>The end the I/O thread watches for readability.</summary>
     public System.Net.Sockets.Socket Reader => _reader;
 
-    /// <summary>The end other threads write to; nothing ever arrives on it.</summary>
-    public System.Net.Sockets.Socket Writer => _writer;
-
     /// <summary>Makes <see cref="Reader"/> readable. Any thread.</summary>
     public void Signal()
     {
