@@ -54,6 +54,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     private readonly WakeupChannel _wakeup = new();
     private readonly Thread _thread;
     private readonly int _maxSelectSet;
+    private readonly int _parkAboveReaders;
 
     /// <summary>Every socket watched or parked, by socket. I/O thread only; looked up, never iterated.</summary>
     private readonly Dictionary<System.Net.Sockets.Socket, Registration> _registrations = [];
@@ -88,14 +89,15 @@ internal sealed class IoThread : PipeScheduler, IDisposable
     private volatile bool _stopping;
 
     public IoThread(string name)
-        : this(name, ReactorPolicy.MaxSelectSet)
+        : this(name, ReactorPolicy.MaxSelectSet, ReactorPolicy.ParkAboveReaders)
     {
     }
 
-    /// <summary>For tests: a reactor with a smaller Select set.</summary>
-    internal IoThread(string name, int maxSelectSet)
+    /// <summary>For tests: a reactor with a smaller Select set, or that parks even a single quiet reader.</summary>
+    internal IoThread(string name, int maxSelectSet, int parkAboveReaders)
     {
         _maxSelectSet = maxSelectSet;
+        _parkAboveReaders = parkAboveReaders;
         _now = Environment.TickCount64;
         WarmUpRuntime();
         _thread = new Thread(Run) { IsBackground = true, Name = name };
@@ -475,6 +477,14 @@ internal sealed class IoThread : PipeScheduler, IDisposable
         long nextPark = long.MaxValue;
         int readRoom = _maxSelectSet - Math.Min(_writeWaiters, _maxSelectSet);
         int selected = 0;
+        int readers = 0;
+        foreach (var registration in _hot)
+        {
+            if (registration.WantsRead && !registration.Parked)
+            {
+                readers++;
+            }
+        }
 
         // Backwards, so a registration that leaves the hot set swaps in one already seen; the newest
         // waiters sit at the end and keep their place in Select, the oldest are parked first.
@@ -486,10 +496,11 @@ internal sealed class IoThread : PipeScheduler, IDisposable
                 continue;
             }
 
-            bool tooLong = now - registration.ReadSince >= ReactorPolicy.ParkDelayMilliseconds;
+            bool tooLong = now - registration.ReadSince >= ReactorPolicy.ParkDelayMilliseconds && readers > _parkAboveReaders;
             bool noRoom = _readList.Count - 1 >= readRoom;
             if (registration.MayPark && (tooLong || noRoom))
             {
+                readers--;
                 if (!TryPark(registration))
                 {
                     _readyNow.Add(registration);
@@ -499,7 +510,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
             }
 
             _readList.Add(registration.Socket);
-            if (registration.MayPark)
+            if (registration.MayPark && readers > _parkAboveReaders)
             {
                 nextPark = Math.Min(nextPark, registration.ReadSince + ReactorPolicy.ParkDelayMilliseconds);
             }

@@ -17,6 +17,14 @@ internal static class ReactorPolicy
     public const int ParkDelayMilliseconds = 20;
 
     /// <summary>
+    /// Quiet readers are parked only while more than this many wait in Select. A park's wake-up
+    /// comes through the thread pool, so an application that blocks thread-pool threads would delay
+    /// it; below this count a Select over every socket costs next to nothing, and a process with a
+    /// handful of connections keeps depending on nothing but its I/O threads. The cap still parks.
+    /// </summary>
+    public const int ParkAboveReaders = 16;
+
+    /// <summary>
     /// The least a Select waits for the next park deadline: parking is batched, so a reactor with
     /// many quiet sockets that drift towards their deadlines wakes a bounded number of times per
     /// <see cref="ParkDelayMilliseconds"/>, not once per socket.

@@ -10,7 +10,7 @@ public class IoThreadReadinessTests
     public async Task WatchRead_ParkedSocket_WakesWhenDataArrives()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor");
+        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(1);
         try
         {
@@ -39,10 +39,35 @@ public class IoThreadReadinessTests
     }
 
     [Fact(Timeout = 60_000)]
+    public async Task WatchRead_ParkedAgainAndAgain_WokenEveryTime()
+    {
+        await Task.Yield();
+        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        var pairs = Pairs(1);
+        try
+        {
+            var (client, server) = pairs[0];
+            var handler = new RecordingHandler(server);
+            for (int i = 0; i < 10; i++)
+            {
+                OnThread(thread, () => thread.WatchRead(server, handler));
+                Until(() => thread.ParkedCount == 1, $"the idle socket was not parked (round {i})");
+                client.Send([(byte)i]);
+                Assert.True(handler.ReadableSignal.Wait(WaitLimit), $"the parked socket was not woken (round {i})");
+                Until(() => thread.ParkedCount == 0, $"the park did not end (round {i})");
+            }
+        }
+        finally
+        {
+            DisposeAll(pairs);
+        }
+    }
+
+    [Fact(Timeout = 60_000)]
     public async Task Forget_ParkedSocketThenClosed_HandlerNotCalled()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor");
+        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(1);
         try
         {
@@ -75,7 +100,7 @@ public class IoThreadReadinessTests
         await Task.Yield();
         const int Cap = 16;
         const int Count = 64;
-        using var thread = new IoThread("test reactor", Cap);
+        using var thread = new IoThread("test reactor", Cap, parkAboveReaders: 0);
         var pairs = Pairs(Count);
         try
         {
@@ -114,7 +139,7 @@ public class IoThreadReadinessTests
         await Task.Yield();
         const int Cap = 4;
         const int Count = 20;
-        using var thread = new IoThread("test reactor", Cap);
+        using var thread = new IoThread("test reactor", Cap, parkAboveReaders: 0);
         var pairs = Pairs(Count);
         try
         {
@@ -140,7 +165,7 @@ public class IoThreadReadinessTests
     public async Task WatchRead_AllSocketsQuiet_HotSetEmpties()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor");
+        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(8);
         try
         {
@@ -173,7 +198,7 @@ public class IoThreadFaultTests
     public async Task OnReadable_HandlerThrows_ReportedAndOtherSocketsKeepWorking()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor");
+        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(2);
         try
         {
