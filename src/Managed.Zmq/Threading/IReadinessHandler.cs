@@ -8,4 +8,10 @@ internal interface IReadinessHandler
 
     /// <summary>The socket can be written (or its connect finished) without blocking.</summary>
     void OnWritable();
+
+    /// <summary>
+    /// OnReadable or OnWritable threw (already reported) or the socket failed in the reactor: the
+    /// reactor has forgotten the socket, and the handler ends what it belongs to (one connection).
+    /// </summary>
+    void OnFault(Exception exception);
 }

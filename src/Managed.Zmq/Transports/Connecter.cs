@@ -262,6 +262,13 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     {
     }
 
+    /// <summary>The reactor forgot the connecting socket after a fault: this attempt failed, the loop retries.</summary>
+    void IReadinessHandler.OnFault(Exception exception)
+    {
+        _waitTimer?.Cancel();
+        _wait.Complete(false);
+    }
+
     public void Stop(int lingerMilliseconds)
     {
         _ioThread.Schedule(static s =>

@@ -16,10 +16,26 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     private readonly TransportAddress _address;
     private readonly System.Net.Sockets.Socket _listenSocket;
     private readonly IoThread _ioThread;
+    /// <summary>First wait before accepting again after the process ran out of descriptors or memory.</summary>
+    private const int AcceptRetryInitialMilliseconds = 10;
+
+    /// <summary>
+    /// The longest such wait: how late, at most, the listener notices that descriptors are free again.
+    /// Each retry costs one failing accept, so this also bounds what an exhausted process spends on it.
+    /// </summary>
+    private const int AcceptRetryMaximumMilliseconds = 500;
+
     private volatile bool _stopped;
 
     /// <summary>Use_Fd: the listening socket is the caller's; its ipc file is not ours to delete.</summary>
     private bool _callerSocket;
+
+    /// <summary>Waiting for <see cref="_retryTimer"/> after a resource failure. I/O thread only.</summary>
+    private ReactorTimer? _retryTimer;
+    private int _retryDelay;
+
+    /// <summary>In a failure episode: ACCEPT_FAILED went out, and goes out again only after an accept succeeds.</summary>
+    private bool _failing;
 
     private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
     {
@@ -93,6 +109,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
             }
 
+            DescriptorReserve.TryFill();
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
@@ -151,9 +168,10 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
     private void WatchAccept()
     {
-        if (!_stopped)
+        if (!_stopped && _retryTimer is null)
         {
-            _ioThread.WatchRead(_listenSocket, this);
+            // Never parked: a zero-byte receive cannot wait on a listening socket.
+            _ioThread.WatchRead(_listenSocket, this, mayPark: false);
         }
     }
 
@@ -175,14 +193,20 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             }
             catch (SocketException ex)
             {
-                _socket.Monitor.Emit(SocketMonitor.AcceptFailed, (int)ex.SocketErrorCode, ResolvedAddress);
-                break;
+                if (OnAcceptFailed(ex))
+                {
+                    return;
+                }
+
+                continue;
             }
             catch (ObjectDisposedException)
             {
                 return;
             }
 
+            _retryDelay = 0;
+            _failing = false;
             if (_socket.IsClosed)
             {
                 accepted.Dispose();
@@ -200,8 +224,86 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         WatchAccept();
     }
 
+    /// <summary>
+    /// An accept failed. libzmq reports each failure as ACCEPT_FAILED with the errno and tries again
+    /// on the next readiness; so do we, but once per episode (until an accept succeeds), so a flood
+    /// cannot flood the monitor. When the process is out of descriptors or memory the waiting
+    /// connection stays readable, so watching again would spin: stop, and retry on a timer that
+    /// backs off. Returns true when the listener now waits for that timer.
+    /// </summary>
+    private bool OnAcceptFailed(SocketException exception)
+    {
+        if (!_failing)
+        {
+            _failing = true;
+            _socket.Monitor.Emit(SocketMonitor.AcceptFailed, ErrnoOf(exception), ResolvedAddress);
+        }
+
+        if (exception.SocketErrorCode is SocketError.ConnectionAborted or SocketError.ConnectionReset or SocketError.Interrupted)
+        {
+            // One connection went wrong between its arrival and our accept: take the next.
+            return false;
+        }
+
+        // EMFILE, ENFILE, ENOBUFS, ENOMEM, or anything unforeseen: waiting is the safe answer.
+
+        if (exception.SocketErrorCode == SocketError.TooManyOpenSockets)
+        {
+            DescriptorReserve.Release();
+        }
+
+        _ioThread.Forget(_listenSocket);
+        ScheduleRetry();
+        return true;
+    }
+
+    private void ScheduleRetry()
+    {
+        _retryDelay = _retryDelay == 0 ? AcceptRetryInitialMilliseconds : Math.Min(_retryDelay * 2, AcceptRetryMaximumMilliseconds);
+        _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
+    }
+
+    private void RetryAccept()
+    {
+        _retryTimer = null;
+        if (_stopped)
+        {
+            return;
+        }
+
+        if (!DescriptorReserve.TryFill())
+        {
+            // Descriptors are still short: accepting now would only take the runtime's room.
+            ScheduleRetry();
+            return;
+        }
+
+        ((IReadinessHandler)this).OnReadable();
+    }
+
+    /// <summary>
+    /// The errno libzmq would report. .NET folds EMFILE and ENFILE into one SocketError and reports
+    /// ENFILE back; the per-process limit (EMFILE) is by far the likelier, so that is what we say.
+    /// </summary>
+    private static int ErrnoOf(SocketException exception) => exception.SocketErrorCode switch
+    {
+        SocketError.TooManyOpenSockets => ZmqConstants.EMFILE,
+        _ when OperatingSystem.IsWindows() => (int)exception.SocketErrorCode,
+        _ => exception.NativeErrorCode,
+    };
+
     void IReadinessHandler.OnWritable()
     {
+    }
+
+    /// <summary>A bug in accepting (reported already): wait as after a resource failure, then carry on.</summary>
+    void IReadinessHandler.OnFault(Exception exception)
+    {
+        if (!_stopped && _retryTimer is null)
+        {
+            _retryDelay = AcceptRetryMaximumMilliseconds;
+            _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
+        }
     }
 
     public void Stop(int lingerMilliseconds)
@@ -243,6 +345,8 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             {
                 var self = (Listener)s!;
                 self._ioThread.Forget(self._listenSocket);
+                self._retryTimer?.Cancel();
+                self._retryTimer = null;
             }, this);
         }
         _socket.Monitor.Emit(SocketMonitor.Closed, handle, ResolvedAddress);
@@ -258,6 +362,8 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
     private void ReleaseCallerSocket()
     {
+        _retryTimer?.Cancel();
+        _retryTimer = null;
         _ioThread.Forget(_listenSocket);
         _listenSocket.Dispose();
     }

@@ -9,7 +9,8 @@ namespace Managed.Zmq.Transports;
 /// <see cref="IByteTransport"/> over a non-blocking OS socket driven by its <see cref="IoThread"/>'s
 /// reactor: an operation is first tried at once, and only when the kernel says "would block" does it
 /// wait for readiness. Its continuation then runs inline on the I/O thread: no thread pool, no
-/// allocation per operation (the two value-task sources are reused).
+/// allocation per operation (the two value-task sources are reused). While it waits for input the
+/// reactor may park the socket (see <see cref="IoThread"/>); nothing here receives until OnReadable.
 /// </summary>
 internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler, IValueTaskSource<int>, IValueTaskSource
 {
@@ -194,6 +195,9 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
             _sendCore.SetException(new SocketException((int)error));
         }
     }
+
+    /// <summary>The reactor caught a fault in this transport's handling and forgot its socket: end the connection.</summary>
+    void IReadinessHandler.OnFault(Exception exception) => Dispose();
 
     /// <summary>Closes the socket; pending operations fail (on a later turn of the I/O thread, never inline).</summary>
     public void Dispose()
