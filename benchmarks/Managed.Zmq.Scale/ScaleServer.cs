@@ -173,7 +173,13 @@ internal static class ScaleServer
                 case "gc":
                     GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
                     GC.WaitForPendingFinalizers();
-                    GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+
+                    // Aggressive: also hands the freed heap back to the OS, which is what an RSS
+                    // comparison after a forced collection is about.
+                    GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+                    Console.Error.WriteLine("gc: threads=" + System.Diagnostics.Process.GetCurrentProcess().Threads.Count.ToString(CultureInfo.InvariantCulture)
+                        + " heap=" + GC.GetTotalMemory(false).ToString(CultureInfo.InvariantCulture)
+                        + " committed=" + GC.GetGCMemoryInfo().TotalCommittedBytes.ToString(CultureInfo.InvariantCulture));
                     Say("ok gc");
                     break;
                 case "stats":

@@ -100,6 +100,12 @@ internal sealed class ServerProcess : IAsyncDisposable
         {
             if (e.Data is { } line)
             {
+                if (line.StartsWith("gc: ", StringComparison.Ordinal))
+                {
+                    // What the server's forced collection left: shown with the progress lines.
+                    Console.Error.WriteLine("  [server] " + line);
+                }
+
                 lock (server._stderr)
                 {
                     server._stderr.AppendLine(line);
