@@ -18,4 +18,7 @@ internal interface IPipeEngine
 
     /// <summary>Closes the connection now (Disconnect, Unbind, LINGER expired).</summary>
     void Close();
+
+    /// <summary>Ends the connection as if the network had failed (Socket.DisconnectPeer): a connecter reconnects.</summary>
+    void Drop();
 }

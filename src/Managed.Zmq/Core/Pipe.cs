@@ -342,6 +342,19 @@ internal sealed class Pipe
     public Security.PeerMetadata? Metadata { get; set; }
 
     /// <summary>
+    /// The connection now serving this pipe, as <see cref="Socket.GetPeers"/> shows it: set by the engine before
+    /// <see cref="SetEngine"/> publishes it (tcp, ipc), by the link for inproc. Kept after the connection ends;
+    /// whether one is up is the engine's (or inproc peer's) presence.
+    /// </summary>
+    public PeerConnection? Connection
+    {
+        get => Volatile.Read(ref _connection);
+        set => Volatile.Write(ref _connection, value);
+    }
+
+    private PeerConnection? _connection;
+
+    /// <summary>
     /// Peeks the next inbound frame; false when nothing is queued. Leaves in
     /// <see cref="SocketCore.PeekedMetadata"/> the metadata of the frame peeked (null when none), which the
     /// sink attaches to the Message it fills: one reference store, no allocation.

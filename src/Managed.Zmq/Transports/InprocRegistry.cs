@@ -138,6 +138,9 @@ internal sealed class InprocRegistry
         connectPipe.PeerIdentity = binder.Options.RoutingId.ToArray();
         connectPipe.Peer = bindPipe;
         connectPipe.PeerSignal = binder.Signal;
+        string endpoint = "inproc://" + name;
+        bindPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = connector.SocketType };
+        connectPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = binder.SocketType };
 
         binder.Enqueue(bindPipe, PipeEventKind.Attached);
         binder.Enqueue(bindPipe, PipeEventKind.Connected);
