@@ -130,6 +130,15 @@ internal sealed class Pipe
     /// <summary>True once a handshake completed over this pipe at least once.</summary>
     public bool HasBeenConnected { get; set; }
 
+    /// <summary>The endpoint the pipe came through, as bound or connected (the metrics' endpoint tag).</summary>
+    public string Endpoint { get; set; } = string.Empty;
+
+    /// <summary>
+    /// Messages the pattern dropped because this pipe was at its HWM (PUB, XPUB, ROUTER without Router_Mandatory).
+    /// A plain field: written by the socket thread on the drop path, read racily by the metrics.
+    /// </summary>
+    public long MessagesDroppedAtHwm;
+
     /// <summary>Set by the socket when the pipe is gone (peer left, Disconnect, close).</summary>
     public bool IsTerminated { get; set; }
 

@@ -163,7 +163,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
         _mechanism = result.Mechanism;
         _cipher = _mechanism is { EncryptsTraffic: true } ? _mechanism : null;
-        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
+        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerMetadata.Identity;
         pipe.Metadata = result.PeerMetadata;
