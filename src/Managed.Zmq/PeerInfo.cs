@@ -62,6 +62,12 @@ public sealed class PeerInfo
     /// <summary>Bytes sent (see remarks).</summary>
     public long BytesSent { get; internal init; }
 
+    /// <summary>
+    /// Messages the socket dropped because this peer's outbound queue was at <see cref="SendHwm"/> (PUB, XPUB, ROUTER
+    /// without Router_Mandatory), over this connection. Always 0 for patterns that block instead.
+    /// </summary>
+    public long MessagesDropped { get; internal init; }
+
     /// <summary>Messages received and not yet read by the application.</summary>
     public long InboundQueuedMessages { get; internal init; }
 

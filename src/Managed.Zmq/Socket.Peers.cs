@@ -103,7 +103,7 @@ public sealed partial class Socket
             return true;
         }
 
-        if (pipe.Engine is not { } engine || !ReferenceEquals(engine, connection.Engine))
+        if (pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
         {
             return false;
         }

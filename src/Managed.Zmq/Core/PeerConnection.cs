@@ -35,9 +35,6 @@ internal sealed class PeerConnection
 
     public DateTimeOffset ConnectedAt { get; init; } = DateTimeOffset.UtcNow;
 
-    /// <summary>The engine serving this connection (tcp, ipc), which <see cref="Socket.DisconnectPeer(PeerInfo)"/> drops; null for inproc.</summary>
-    public IPipeEngine? Engine { get; init; }
-
     // Where the pipe's counters stood when the connection began; the engine owns these counters
     // (it produces inbound and consumes outbound), so it reads them exactly.
     public long MessagesReceivedBefore { get; init; }
@@ -47,4 +44,7 @@ internal sealed class PeerConnection
     public long MessagesSentBefore { get; init; }
 
     public long BytesSentBefore { get; init; }
+
+    /// <summary>Read racily: the socket thread counts drops (<see cref="Pipe.MessagesDroppedAtHwm"/>).</summary>
+    public long MessagesDroppedBefore { get; init; }
 }

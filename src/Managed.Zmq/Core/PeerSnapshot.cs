@@ -37,12 +37,13 @@ internal static class PeerSnapshot
                 InboundQueuedBytes = Math.Max(0, inbound.WrittenBytes - inbound.ConsumedBytes),
                 OutboundQueuedMessages = Math.Max(0, writtenOut - outbound.ConsumedMessages),
                 OutboundQueuedBytes = Math.Max(0, outbound.WrittenBytes - outbound.ConsumedBytes),
+                MessagesDropped = pipe.MessagesDroppedAtHwm,
                 SendHwm = pipe.SendHwm,
                 ReceiveHwm = pipe.ReceiveHwm,
             };
         }
 
-        if (pipe.Engine is null || !ReferenceEquals(connection.Engine, pipe.Engine))
+        if (pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
         {
             return null;
         }
@@ -60,6 +61,7 @@ internal static class PeerSnapshot
             InboundQueuedBytes = queueIn.QueuedBytes,
             OutboundQueuedMessages = Math.Max(0, queueOut.QueuedMessages),
             OutboundQueuedBytes = queueOut.QueuedBytes,
+            MessagesDropped = Math.Max(0, pipe.MessagesDroppedAtHwm - connection.MessagesDroppedBefore),
             SendHwm = pipe.SendHwm,
             ReceiveHwm = pipe.ReceiveHwm,
         };

@@ -19,7 +19,8 @@ internal sealed partial class ZmtpConnection
         // libzmq's raw engine gives STREAM messages the peer address only.
         pipe.Metadata = new Security.PeerMetadata { Properties = Security.PeerMetadata.Merge(_transport.PeerAddress, null, Security.PeerMetadata.Empty.Properties) };
         pipe.Inbound.DiscardUncommitted();
-        pipe.Connection = DescribeConnection(pipe, null);
+        _connection = DescribeConnection(pipe, null);
+        pipe.Connection = _connection;
         Volatile.Write(ref _pipe, pipe);
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);

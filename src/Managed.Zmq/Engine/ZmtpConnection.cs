@@ -168,7 +168,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.PeerIdentity = result.PeerMetadata.Identity;
         pipe.Metadata = result.PeerMetadata;
         pipe.Inbound.DiscardUncommitted();
-        pipe.Connection = DescribeConnection(pipe, result);
+        _connection = DescribeConnection(pipe, result);
+        pipe.Connection = _connection;
         Volatile.Write(ref _pipe, pipe);
 
         if (!TryStoreLeftover(result.Leftover.Span))
@@ -235,11 +236,11 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ZmtpVersion = result is null ? null : result.IsZmtp20 ? new Version(2, 0) : new Version(3, result.PeerMinorVersion),
             PeerSocketType = knownType ? peerType : null,
             UserId = result?.PeerMetadata.UserId ?? string.Empty,
-            Engine = this,
             MessagesReceivedBefore = pipe.Inbound.CommittedMessages,
             BytesReceivedBefore = pipe.Inbound.CommittedBytes,
             MessagesSentBefore = pipe.Outbound.ConsumedMessages,
             BytesSentBefore = pipe.Outbound.ConsumedBytes,
+            MessagesDroppedBefore = Volatile.Read(ref pipe.MessagesDroppedAtHwm),
         };
     }
 
@@ -335,6 +336,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     {
         _ioThread.Schedule(static s => ((ZmtpConnection)s!).Close(DisconnectReason.LocalClose), this);
     }
+
+    private PeerConnection? _connection;
+
+    PeerConnection? IPipeEngine.Connection => Volatile.Read(ref _connection);
 
     void IPipeEngine.Drop()
     {

@@ -108,6 +108,7 @@ public sealed class MetricsTests : TransportSockets, IDisposable
         }
 
         Assert.Equal(3, _metrics.Observe("zmq.socket.messages.dropped", "ROUTER", name));
+        Assert.Equal(3, Assert.Single(router.GetPeers()).MessagesDropped);
     }
 
     [Fact]
