@@ -134,11 +134,10 @@ public sealed class GetPeersTests : TransportSockets
         Eventually.True(() =>
         {
             SendUntilRefused(push, payload);
-            return push.GetPeers() is [{ OutboundQueuedMessages: > hwm / 2 }];
-        }, "the PUSH's outbound queue stays above its low-water mark");
-        var pushSide = Assert.Single(push.GetPeers());
-        // Bytes leave as the kernel takes them, messages once whole: the byte depth is approximate.
-        Assert.True(pushSide.OutboundQueuedBytes > 0, pushSide.ToString());
+
+            // Until the kernel buffers are full the write loop may still drain it: one snapshot says both.
+            return push.GetPeers() is [{ OutboundQueuedMessages: > hwm / 2, OutboundQueuedBytes: > 0 }];
+        }, "the PUSH's outbound queue shows above its low-water mark");
         Eventually.True(() => pull.GetPeers() is [{ InboundQueuedMessages: >= hwm }], "the pull's inbound queue reached RCVHWM");
         var pullSide = Assert.Single(pull.GetPeers());
         Assert.True(pullSide.InboundQueuedBytes >= pullSide.InboundQueuedMessages * payload.Length, pullSide.ToString());
