@@ -223,7 +223,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         string remote = _transport.RemoteEndpoint;
         return new PeerConnection
         {
-            // An endpoint the OS cannot name (a connecting ipc socket's remote is its path anyway) falls back on ours.
+            // When the OS names no remote end for a connection we made, it is the endpoint we connected to.
             LocalEndpoint = local,
             RemoteEndpoint = remote.Length > 0 || _connectPipe is null ? remote : _endpoint,
             Mechanism = result?.Mechanism?.Name switch
