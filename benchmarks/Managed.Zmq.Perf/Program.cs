@@ -14,6 +14,7 @@ internal static class Program
         }
 
         PerfCurve.InstallProvider();
+        PerfMeters.InstallIfAsked();
         ReadOnlySpan<string> rest = args.AsSpan(1);
         try
         {
@@ -55,6 +56,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf crypto [milliseconds-per-case]");
         Console.WriteLine("       Managed.Zmq.Perf receive_modes <message-size> <message-count>   (Blocking vs Poller, alternating rounds)");
         Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
+        Console.WriteLine("PERF_METERS=1: a MeterListener on the Managed.Zmq meter, collected every second (the cost of being watched).");
         Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");
         return 1;
     }

@@ -56,7 +56,7 @@ public sealed partial class Socket
         var address = ParseOrThrow(endpoint, forBind: false);
         _core.ProcessEvents();
 
-        var pipe = _core.CreatePipe(fromConnect: true);
+        var pipe = _core.CreatePipe(fromConnect: true, endpoint);
         if (_core.Options.TakeConnectRoutingId() is { } routingId)
         {
             pipe.RoutingId = routingId;

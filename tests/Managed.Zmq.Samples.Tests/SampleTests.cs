@@ -73,4 +73,19 @@ public sealed class SampleTests
         Assert.Equal("C# SUB got: status: libzmq node up", lines[2]);
         Assert.Equal("mixed cluster: done", lines[3]);
     }
+
+    /// <summary>PeerMonitor for three seconds: it lists both peers, drops the one that reads nothing, keeps the other.</summary>
+    [Fact]
+    public void PeerMonitor_ThreeSeconds_DropsTheSlowPeerOnly()
+    {
+        var (exitCode, lines, errors) = SampleRunner.Run("PeerMonitor", "3");
+
+        Assert.True(exitCode == 0, $"PeerMonitor exited with {exitCode}: {errors}");
+        Assert.Contains(lines, line => line.StartsWith("peer fast at tcp://127.0.0.1:", StringComparison.Ordinal));
+        Assert.Contains(lines, line => line.StartsWith("peer slow at tcp://127.0.0.1:", StringComparison.Ordinal));
+        Assert.Contains(lines, line => line.StartsWith("dropping slow: ", StringComparison.Ordinal));
+        Assert.DoesNotContain(lines, line => line.StartsWith("dropping fast", StringComparison.Ordinal));
+        Assert.StartsWith("tick 3: ", lines[^2], StringComparison.Ordinal);
+        Assert.Equal("done", lines[^1]);
+    }
 }

@@ -18,4 +18,13 @@ internal interface IPipeEngine
 
     /// <summary>Closes the connection now (Disconnect, Unbind, LINGER expired).</summary>
     void Close();
+
+    /// <summary>
+    /// What Socket.GetPeers shows of this connection. The engine refers to it, not the other way: a pipe made by
+    /// Connect keeps its last <see cref="PeerConnection"/>, and must not keep the ended connection alive with it.
+    /// </summary>
+    PeerConnection? Connection { get; }
+
+    /// <summary>Ends the connection as if the network had failed (Socket.DisconnectPeer): a connecter reconnects.</summary>
+    void Drop();
 }

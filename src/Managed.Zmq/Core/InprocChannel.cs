@@ -128,6 +128,18 @@ internal sealed class InprocChannel
     /// <summary>Whole messages committed and not yet consumed.</summary>
     public long QueuedMessages => Volatile.Read(ref _committed.Messages) - Volatile.Read(ref _consumed.Messages);
 
+    /// <summary>Whole messages committed so far (statistics).</summary>
+    public long CommittedMessages => Volatile.Read(ref _committed.Messages);
+
+    /// <summary>Whole messages consumed so far (statistics).</summary>
+    public long ConsumedMessages => Volatile.Read(ref _consumed.Messages);
+
+    /// <summary>Message octets written so far, approximate while the sender moves (statistics).</summary>
+    public long WrittenBytes => Volatile.Read(ref _send.Bytes);
+
+    /// <summary>Message octets consumed so far, approximate while the receiver moves (statistics).</summary>
+    public long ConsumedBytes => Volatile.Read(ref _peek.Bytes);
+
     /// <summary>True while a committed message or command waits to be read to its end.</summary>
     public bool HasData => Volatile.Read(ref _committed.Units) != Volatile.Read(ref _consumed.Units);
 
@@ -137,6 +149,7 @@ internal sealed class InprocChannel
     public void WriteFrame(ReadOnlySpan<byte> data, bool more)
     {
         Append(data, more ? MoreFlag : 0);
+        _send.Bytes += data.Length;
         if (!more)
         {
             Commit(countsAsMessage: true);
@@ -148,6 +161,7 @@ internal sealed class InprocChannel
     {
         AppendHeader(payload.Length, PayloadFlag | (more ? MoreFlag : 0));
         _stagedPayloads.Add(payload);
+        _send.Bytes += payload.Length;
         if (!more)
         {
             Commit(countsAsMessage: true);
@@ -444,6 +458,7 @@ internal sealed class InprocChannel
         // The slot keeps its stale copy until the next read overwrites it (one GC write barrier less
         // per frame); HasFrame is what says whether it holds a frame.
         peek.HasFrame = false;
+        peek.Bytes += frame.Length;
         if (frame.Payload is { } payload)
         {
             payload.Release();

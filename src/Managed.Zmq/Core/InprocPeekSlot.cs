@@ -28,4 +28,8 @@ internal sealed class InprocPeekSlot
     /// <summary>Set by DiscardAll: the receiver is gone and reads nothing more.</summary>
     [FieldOffset(108)]
     public bool Discarded;
+
+    /// <summary>Octets consumed so far (statistics: a plain store by the receiver, read racily by GetPeers).</summary>
+    [FieldOffset(112)]
+    public long Bytes;
 }

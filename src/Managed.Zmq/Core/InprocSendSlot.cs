@@ -25,4 +25,8 @@ internal sealed class InprocSendSlot
     /// <summary>Whether a unit has frames written and is not yet committed.</summary>
     [FieldOffset(84)]
     public bool UnitOpen;
+
+    /// <summary>Octets written so far (statistics: a plain store by the sender, read racily by GetPeers).</summary>
+    [FieldOffset(88)]
+    public long Bytes;
 }

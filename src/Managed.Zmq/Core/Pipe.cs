@@ -130,6 +130,15 @@ internal sealed class Pipe
     /// <summary>True once a handshake completed over this pipe at least once.</summary>
     public bool HasBeenConnected { get; set; }
 
+    /// <summary>The endpoint the pipe came through, as bound or connected (the metrics' endpoint tag).</summary>
+    public string Endpoint { get; set; } = string.Empty;
+
+    /// <summary>
+    /// Messages the pattern dropped because this pipe was at its HWM (PUB, XPUB, ROUTER without Router_Mandatory).
+    /// A plain field: written by the socket thread on the drop path, read racily by the metrics.
+    /// </summary>
+    public long MessagesDroppedAtHwm;
+
     /// <summary>Set by the socket when the pipe is gone (peer left, Disconnect, close).</summary>
     public bool IsTerminated { get; set; }
 
@@ -340,6 +349,19 @@ internal sealed class Pipe
     /// libzmq either). Set by the engine when a handshake completes, before the pipe is announced.
     /// </summary>
     public Security.PeerMetadata? Metadata { get; set; }
+
+    /// <summary>
+    /// The connection now serving this pipe, as <see cref="Socket.GetPeers"/> shows it: set by the engine before
+    /// <see cref="SetEngine"/> publishes it (tcp, ipc), by the link for inproc. Kept after the connection ends;
+    /// whether one is up is the engine's (or inproc peer's) presence.
+    /// </summary>
+    public PeerConnection? Connection
+    {
+        get => Volatile.Read(ref _connection);
+        set => Volatile.Write(ref _connection, value);
+    }
+
+    private PeerConnection? _connection;
 
     /// <summary>
     /// Peeks the next inbound frame; false when nothing is queued. Leaves in

@@ -60,6 +60,12 @@ internal sealed partial class SocketCore
         }
 
         var status = Pattern.Send(frame, more);
+        if (status == SendStatus.WouldBlock)
+        {
+            // Once per send that could not go at once (not per retry): a plain store, read racily by the metrics.
+            Meters.BlockedSends++;
+        }
+
         if (status != SendStatus.WouldBlock || dontWait)
         {
             return NoteSend(status, more);

@@ -32,7 +32,13 @@ internal sealed partial class SocketCore
         Options = new SocketOptions(socketType, context.Ipv6Default);
         Pattern = PatternFactory.Create(this, socketType);
         IsRaw = socketType == SocketType.Stream;
+        Meters = new SocketMeters(socketType);
+        Monitor = new SocketMonitor(Meters.TypeName);
+        ZmqMetrics.Register(Meters);
     }
+
+    /// <summary>What the metrics read of this socket (<see cref="ZmqMetrics"/>).</summary>
+    public SocketMeters Meters { get; }
 
     public Context Context { get; }
 
@@ -73,7 +79,7 @@ internal sealed partial class SocketCore
 
     public SocketSignal Signal { get; } = new();
 
-    public SocketMonitor Monitor { get; } = new();
+    public SocketMonitor Monitor { get; }
 
     /// <summary>
     /// During Send(Message) of a large or zero-copy message: its bytes, which pipes queue by
@@ -108,7 +114,7 @@ internal sealed partial class SocketCore
 
     public bool IsClosed => _closed;
 
-    public Pipe CreatePipe(bool fromConnect) => new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect);
+    public Pipe CreatePipe(bool fromConnect, string endpoint) => new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint };
 
     // ------------------------------------------------------------ events from I/O threads
 
@@ -244,6 +250,7 @@ internal sealed partial class SocketCore
         var pipe = new Pipe(this, Options.SendHwm, Options.ReceiveHwm, fromConnect: true, new InprocChannel(), new InprocChannel())
         {
             InprocName = name,
+            Endpoint = "inproc://" + name,
         };
         if (Options.TakeConnectRoutingId() is { } routingId)
         {
@@ -266,6 +273,7 @@ internal sealed partial class SocketCore
             return;
         }
 
+        Meters.Track(pipe);
         if (Options.ProbeRouter && SocketType is SocketType.Router or SocketType.Dealer or SocketType.Req)
         {
             // Probe_Router: an empty message goes to every new peer first, so a ROUTER learns our id at once.
@@ -282,6 +290,8 @@ internal sealed partial class SocketCore
         {
             Pattern.Detach(pipe);
         }
+
+        Meters.Retire(pipe);
 
         pipe.DiscardInbound();
     }
@@ -370,6 +380,8 @@ internal sealed partial class SocketCore
             pipe.DiscardInbound();
             AbandonIfUnread(pipe);
         }
+
+        ZmqMetrics.Unregister(Meters);
     }
 
     /// <summary>

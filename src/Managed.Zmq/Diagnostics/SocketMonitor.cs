@@ -66,8 +66,17 @@ internal sealed class SocketMonitor
         pair.Close();
     }
 
+    /// <summary>The metrics' socket type tag.</summary>
+    private readonly string _typeName;
+
+    public SocketMonitor(string typeName)
+    {
+        _typeName = typeName;
+    }
+
     public void Emit(int @event, int value, string endpoint)
     {
+        ZmqMetrics.OnSocketEvent(_typeName, @event, value, endpoint);
         if (ZmqEventSource.Log.IsEnabled())
         {
             ZmqEventSource.Log.SocketEvent(@event, value, endpoint);

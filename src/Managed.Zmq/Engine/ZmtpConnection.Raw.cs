@@ -14,12 +14,14 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private async Task<DisconnectReason> RunRawAsync()
     {
-        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
+        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
 
         // libzmq's raw engine gives STREAM messages the peer address only.
         pipe.Metadata = new Security.PeerMetadata { Properties = Security.PeerMetadata.Merge(_transport.PeerAddress, null, Security.PeerMetadata.Empty.Properties) };
-        Volatile.Write(ref _pipe, pipe);
         pipe.Inbound.DiscardUncommitted();
+        _connection = DescribeConnection(pipe, null);
+        pipe.Connection = _connection;
+        Volatile.Write(ref _pipe, pipe);
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 

@@ -163,11 +163,13 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
         _mechanism = result.Mechanism;
         _cipher = _mechanism is { EncryptsTraffic: true } ? _mechanism : null;
-        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false);
+        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerMetadata.Identity;
         pipe.Metadata = result.PeerMetadata;
         pipe.Inbound.DiscardUncommitted();
+        _connection = DescribeConnection(pipe, result);
+        pipe.Connection = _connection;
         Volatile.Write(ref _pipe, pipe);
 
         if (!TryStoreLeftover(result.Leftover.Span))
@@ -210,6 +212,36 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         _socket.OnPipeDisconnected(pipe, this, _reason);
         return _reason;
+    }
+
+    /// <summary>What Socket.GetPeers shows of this connection, fixed as it starts (null <paramref name="result"/>: raw).</summary>
+    private PeerConnection DescribeConnection(Pipe pipe, HandshakeResult? result)
+    {
+        Wire.ZmtpSocketTypes.TryParseName(System.Text.Encoding.ASCII.GetBytes(result?.PeerMetadata.SocketType ?? string.Empty), out var peerType);
+        bool knownType = result?.PeerMetadata.SocketType is not null;
+        string local = _transport.LocalEndpoint;
+        string remote = _transport.RemoteEndpoint;
+        return new PeerConnection
+        {
+            // When the OS names no remote end for a connection we made, it is the endpoint we connected to.
+            LocalEndpoint = local,
+            RemoteEndpoint = remote.Length > 0 || _connectPipe is null ? remote : _endpoint,
+            Mechanism = result?.Mechanism?.Name switch
+            {
+                Wire.ZmtpMechanism.Null => "NULL",
+                Wire.ZmtpMechanism.Plain => "PLAIN",
+                Wire.ZmtpMechanism.Curve => "CURVE",
+                _ => string.Empty,
+            },
+            ZmtpVersion = result is null ? null : result.IsZmtp20 ? new Version(2, 0) : new Version(3, result.PeerMinorVersion),
+            PeerSocketType = knownType ? peerType : null,
+            UserId = result?.PeerMetadata.UserId ?? string.Empty,
+            MessagesReceivedBefore = pipe.Inbound.CommittedMessages,
+            BytesReceivedBefore = pipe.Inbound.CommittedBytes,
+            MessagesSentBefore = pipe.Outbound.ConsumedMessages,
+            BytesSentBefore = pipe.Outbound.ConsumedBytes,
+            MessagesDroppedBefore = Volatile.Read(ref pipe.MessagesDroppedAtHwm),
+        };
     }
 
     /// <summary>
@@ -303,6 +335,15 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     void IPipeEngine.Close()
     {
         _ioThread.Schedule(static s => ((ZmtpConnection)s!).Close(DisconnectReason.LocalClose), this);
+    }
+
+    private PeerConnection? _connection;
+
+    PeerConnection? IPipeEngine.Connection => Volatile.Read(ref _connection);
+
+    void IPipeEngine.Drop()
+    {
+        _ioThread.Schedule(static s => ((ZmtpConnection)s!).Close(DisconnectReason.ConnectionLost), this);
     }
 
     /// <summary>

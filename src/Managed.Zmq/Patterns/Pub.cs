@@ -332,6 +332,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
                 return false;
             }
 
+            pipe.MessagesDroppedAtHwm++;
             return true;
         }
     }

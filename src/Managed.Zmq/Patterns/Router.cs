@@ -161,6 +161,7 @@ internal sealed class Router : Pattern
                     return SendStatus.WouldBlock;
                 }
 
+                pipe.MessagesDroppedAtHwm++;
                 pipe = null;
             }
 

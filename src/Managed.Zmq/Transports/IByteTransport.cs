@@ -22,6 +22,12 @@ internal interface IByteTransport : IDisposable
     /// <summary>The peer's address as ZAP and monitor events name it (IP without port, or empty).</summary>
     string PeerAddress { get; }
 
+    /// <summary>Our end as an endpoint (tcp://address:port, ipc://path), or empty (Socket.GetPeers).</summary>
+    string LocalEndpoint => string.Empty;
+
+    /// <summary>The peer's end as an endpoint, or empty (Socket.GetPeers).</summary>
+    string RemoteEndpoint => string.Empty;
+
     /// <summary>The OS handle for monitor event values, or -1.</summary>
     int Handle { get; }
 }

@@ -132,12 +132,16 @@ internal sealed class InprocRegistry
             PeerSignal = connector.Signal,
             Peer = connectPipe,
             InprocName = name,
+            Endpoint = "inproc://" + name,
         };
 
         connectPipe.SendHwm = SumHwm(connector.Options.SendHwm, binder.Options.ReceiveHwm);
         connectPipe.PeerIdentity = binder.Options.RoutingId.ToArray();
         connectPipe.Peer = bindPipe;
         connectPipe.PeerSignal = binder.Signal;
+        string endpoint = bindPipe.Endpoint;
+        bindPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = connector.SocketType };
+        connectPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = binder.SocketType };
 
         binder.Enqueue(bindPipe, PipeEventKind.Attached);
         binder.Enqueue(bindPipe, PipeEventKind.Connected);

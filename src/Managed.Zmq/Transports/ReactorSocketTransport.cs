@@ -43,6 +43,28 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
 
     public int Handle { get; }
 
+    public string LocalEndpoint => DescribeEndpoint(() => _socket.LocalEndPoint);
+
+    public string RemoteEndpoint => DescribeEndpoint(() => _socket.RemoteEndPoint);
+
+    /// <summary>An OS endpoint in ZeroMQ's spelling; empty when the OS has none or the socket is gone.</summary>
+    private static string DescribeEndpoint(Func<System.Net.EndPoint?> read)
+    {
+        try
+        {
+            return read() switch
+            {
+                System.Net.IPEndPoint ip => TcpAddress.Format(ip),
+                System.Net.Sockets.UnixDomainSocketEndPoint unix when unix.ToString() is { Length: > 0 } path => "ipc://" + path,
+                _ => string.Empty,
+            };
+        }
+        catch (Exception ex) when (ex is System.Net.Sockets.SocketException or ObjectDisposedException)
+        {
+            return string.Empty;
+        }
+    }
+
     /// <summary>The peer address ZAP and the Peer-Address property use, as libzmq spells it (<see cref="PeerAddressText"/>).</summary>
     public static string DescribePeer(System.Net.Sockets.Socket socket) => PeerAddressText.Describe(socket);
 

@@ -160,9 +160,11 @@ internal sealed class TcpAddress : TransportAddress
 
     public override EndPoint GetBindEndPoint() => new IPEndPoint(_literal!, Port);
 
-    public override string FormatBound(EndPoint boundEndPoint)
+    public override string FormatBound(EndPoint boundEndPoint) => Format((IPEndPoint)boundEndPoint);
+
+    /// <summary>An IP endpoint as a tcp:// endpoint (IPv6 bracketed), as Last_Endpoint spells it.</summary>
+    public static string Format(IPEndPoint ip)
     {
-        var ip = (IPEndPoint)boundEndPoint;
         return ip.AddressFamily == AddressFamily.InterNetworkV6
             ? $"tcp://[{ip.Address}]:{ip.Port.ToString(CultureInfo.InvariantCulture)}"
             : $"tcp://{ip.Address}:{ip.Port.ToString(CultureInfo.InvariantCulture)}";

@@ -1,0 +1,77 @@
+using Managed.Zmq.Core;
+
+namespace Managed.Zmq.Diagnostics;
+
+/// <summary>
+/// One socket's side of <see cref="ZmqMetrics"/>: its pipes, by endpoint, for the observable instruments to
+/// read when a listener collects, and what pipes that have gone counted, so the counters never go back.
+/// Pipes are added and removed by the socket's thread (attach, detach: not per message); the collector reads
+/// under the same lock.
+/// </summary>
+internal sealed class SocketMeters
+{
+    private readonly Lock _lock = new();
+    private readonly HashSet<Pipe> _pipes = [];
+
+    /// <summary>Counts of pipes that have gone, by endpoint.</summary>
+    private readonly Dictionary<string, PipeTotals> _retired = new(StringComparer.Ordinal);
+
+    public SocketMeters(SocketType type)
+    {
+        TypeName = ZmqMetrics.TypeTag(type);
+    }
+
+    /// <summary>The <c>zmq.socket.type</c> tag value: the ZMTP name, e.g. ROUTER.</summary>
+    public string TypeName { get; }
+
+    /// <summary>Sends that found the pattern unable to take the message (HWM, no peer), waiting or not. Socket thread only; read racily.</summary>
+    public long BlockedSends;
+
+    public void Track(Pipe pipe)
+    {
+        lock (_lock)
+        {
+            _pipes.Add(pipe);
+        }
+    }
+
+    /// <summary>The pipe is gone: its counts stay in the totals of its endpoint.</summary>
+    public void Retire(Pipe pipe)
+    {
+        lock (_lock)
+        {
+            if (!_pipes.Remove(pipe))
+            {
+                return;
+            }
+
+            var totals = default(PipeTotals);
+            totals.Add(pipe, depths: false);
+            string endpoint = pipe.Endpoint;
+            _retired.TryGetValue(endpoint, out var sum);
+            sum.AddCounts(totals);
+            _retired[endpoint] = sum;
+        }
+    }
+
+    /// <summary>Collector thread: this socket's totals by endpoint, live pipes' depths included.</summary>
+    public void Collect(Dictionary<string, PipeTotals> into)
+    {
+        lock (_lock)
+        {
+            foreach (var (endpoint, retired) in _retired)
+            {
+                into.TryGetValue(endpoint, out var sum);
+                sum.AddCounts(retired);
+                into[endpoint] = sum;
+            }
+
+            foreach (var pipe in _pipes)
+            {
+                into.TryGetValue(pipe.Endpoint, out var sum);
+                sum.Add(pipe, depths: true);
+                into[pipe.Endpoint] = sum;
+            }
+        }
+    }
+}
