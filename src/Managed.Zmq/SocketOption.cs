@@ -372,8 +372,8 @@ public enum SocketOption
     /// and however it ends (handshake failure or timeout, peer close, Unbind, Close). At the cap, the socket's
     /// listeners stop accepting: new connections wait in the kernel's listen queue (see <see cref="Backlog"/>), as
     /// with libzmq when it stops accepting, and are accepted as soon as an accepted connection closes.
-    /// Connections this socket makes with Connect are not counted. A change applies to later accepts; lowering it
-    /// closes nothing.
+    /// Connections this socket makes with Connect are not counted. A change applies to later accepts (raising it
+    /// lets waiting connections in at once); lowering it closes nothing.
     /// </summary>
     /// <remarks>
     /// <para>Accessor type: int. Default: 100,000. Access: read-write.</para>

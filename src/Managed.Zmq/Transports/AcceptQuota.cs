@@ -43,6 +43,12 @@ internal sealed class AcceptQuota
     {
         // Interlocked is a full fence: the read of _waitingCount below cannot move before the decrement.
         Interlocked.Decrement(ref _open);
+        WakeWaiting();
+    }
+
+    /// <summary>Lets every waiting listener try again: a slot freed, or the cap was raised.</summary>
+    public void WakeWaiting()
+    {
         if (Volatile.Read(ref _waitingCount) == 0)
         {
             return;

@@ -228,6 +228,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 continue;
             }
 
+            // Accepting again, whatever woke us: watch again when the queue is drained.
+            _atCap = false;
+
             try
             {
                 accepted = _listenSocket.Accept();
