@@ -367,7 +367,8 @@ public enum SocketOption
 
     /// <summary>
     /// Managed.Zmq's own option (libzmq has no such cap): the most connections this socket keeps open at once among
-    /// those it accepted, across all its bound endpoints; -1 for no cap; 0 and values below -1 fail with EINVAL.
+    /// those it accepted, across all its bound tcp:// and ipc:// endpoints (inproc peers are not accepted
+    /// connections); -1 for no cap; 0 and values below -1 fail with EINVAL.
     /// An accepted connection counts from its accept until it closes, whether it is still handshaking or established
     /// and however it ends (handshake failure or timeout, peer close, Unbind, Close). At the cap, the socket's
     /// listeners stop accepting: new connections wait in the kernel's listen queue (see <see cref="Backlog"/>), as
