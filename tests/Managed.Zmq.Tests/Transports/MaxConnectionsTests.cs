@@ -219,6 +219,29 @@ public sealed class MaxConnectionsTests : TransportSockets
     }
 
     [Fact(Timeout = 60_000)]
+    public async Task Accept_IpcEndpointAtCap_WaitsUntilAConnectionCloses()
+    {
+        using var capEvents = new CapEventListener();
+        var server = Create(SocketType.Router);
+        server.SetOption(SocketOption.Max_Connections, 1);
+        using var monitor = MonitorProbe.Attach(Context, server, ZmqConstants.ZMQ_EVENT_ACCEPTED);
+        string path = IpcPath("maxconn");
+        server.Bind("ipc://" + path);
+        string endpoint = server.GetOptionString(SocketOption.Last_Endpoint);
+
+        using var first = await ConnectUnixAsync(path);
+        monitor.WaitFor(ZmqConstants.ZMQ_EVENT_ACCEPTED);
+        using var waiting = await ConnectUnixAsync(path);
+        capEvents.WaitFor(endpoint);
+        Assert.Equal(0, waiting.Available);
+
+        first.Close();
+
+        monitor.WaitFor(ZmqConstants.ZMQ_EVENT_ACCEPTED);
+        Assert.Equal(0xFF, await ReadFirstByteAsync(waiting));
+    }
+
+    [Fact(Timeout = 60_000)]
     public async Task SetOption_CapRaisedWhileWaiting_AcceptsTheWaitingConnection()
     {
         using var capEvents = new CapEventListener();
@@ -282,6 +305,14 @@ public sealed class MaxConnectionsTests : TransportSockets
         var peer = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
         using var limit = new CancellationTokenSource(s_limit);
         await peer.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), limit.Token);
+        return peer;
+    }
+
+    private static async Task<System.Net.Sockets.Socket> ConnectUnixAsync(string path)
+    {
+        var peer = new System.Net.Sockets.Socket(AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, ProtocolType.Unspecified);
+        using var limit = new CancellationTokenSource(s_limit);
+        await peer.ConnectAsync(new UnixDomainSocketEndPoint(path), limit.Token);
         return peer;
     }
 
