@@ -128,6 +128,11 @@ public sealed partial class Socket
         {
             error = _core.ApplyRouterRaw();
         }
+        else if (error == 0 && (int)option == OptionId.MaxConnections)
+        {
+            // A raised cap lets listeners waiting at the old one accept now, not at the next close.
+            _core.AcceptQuota.WakeWaiting();
+        }
 
         if (error != 0)
         {

@@ -364,4 +364,30 @@ public enum SocketOption
     /// <summary>0–16 bytes; binds TCP sockets to a network device (Linux; elsewhere Bind fails with ENOTSUP when non-empty).</summary>
     /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
     Bindtodevice = 92,
+
+    /// <summary>
+    /// Managed.Zmq's own option (libzmq has no such cap): the most connections this socket keeps open at once among
+    /// those it accepted, across all its bound tcp:// and ipc:// endpoints (inproc peers are not accepted
+    /// connections); -1 for no cap; 0 and values below -1 fail with EINVAL.
+    /// An accepted connection counts from its accept until it closes, whether it is still handshaking or established
+    /// and however it ends (handshake failure or timeout, peer close, Unbind, Close). At the cap, the socket's
+    /// listeners stop accepting: new connections wait in the kernel's listen queue (see <see cref="Backlog"/>), as
+    /// with libzmq when it stops accepting, and are accepted as soon as an accepted connection closes.
+    /// Connections this socket makes with Connect are not counted. A change applies to later accepts (raising it
+    /// lets waiting connections in at once); lowering it closes nothing.
+    /// </summary>
+    /// <remarks>
+    /// <para>Accessor type: int. Default: 100,000. Access: read-write.</para>
+    /// <para>
+    /// The default is far above what one socket of an ordinary application accepts, and above the descriptor limit
+    /// most processes run with, so it does not get in the way; yet it bounds what a flood of connections can make
+    /// one socket hold. Set -1 to accept without limit, as libzmq does.
+    /// </para>
+    /// <para>
+    /// The number, 10,000, is well outside libzmq's option numbers (dense from 1, drafts below 200), so it can never
+    /// collide with a libzmq option, and libzmq's own setsockopt refuses it with EINVAL. It has no <c>ZMQ_*</c>
+    /// constant in <see cref="ZmqConstants"/>, which mirrors libzmq's.
+    /// </para>
+    /// </remarks>
+    Max_Connections = 10_000,
 }

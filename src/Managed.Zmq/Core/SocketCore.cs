@@ -81,6 +81,9 @@ internal sealed partial class SocketCore
 
     public SocketMonitor Monitor { get; }
 
+    /// <summary>Accepted connections open now, across all listeners, against Max_Connections.</summary>
+    public AcceptQuota AcceptQuota { get; } = new();
+
     /// <summary>
     /// During Send(Message) of a large or zero-copy message: its bytes, which pipes queue by
     /// reference instead of copying (<see cref="Pipe.WriteFrame"/> recognises the span). User thread.

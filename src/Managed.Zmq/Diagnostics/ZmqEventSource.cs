@@ -16,6 +16,7 @@ internal sealed class ZmqEventSource : EventSource
     /// <summary>Event ids; stable, as tools filter on them.</summary>
     public const int InternalErrorId = 1;
     public const int SocketEventId = 2;
+    public const int ConnectionCapReachedId = 3;
 
     public static readonly ZmqEventSource Log = new();
 
@@ -35,5 +36,15 @@ internal sealed class ZmqEventSource : EventSource
     public void SocketEvent(int monitorEvent, int value, string endpoint)
     {
         WriteEvent(SocketEventId, monitorEvent, value, endpoint);
+    }
+
+    /// <summary>
+    /// A listener stopped accepting because its socket holds Max_Connections accepted connections (libzmq has no
+    /// such cap, hence no monitor event). Once per episode: until the listen queue is next found empty.
+    /// </summary>
+    [Event(ConnectionCapReachedId, Level = EventLevel.Warning, Message = "Max_Connections ({0}) reached: {1} stops accepting until a connection closes")]
+    public void ConnectionCapReached(int maxConnections, string endpoint)
+    {
+        WriteEvent(ConnectionCapReachedId, maxConnections, endpoint);
     }
 }

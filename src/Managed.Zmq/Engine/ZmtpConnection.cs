@@ -70,6 +70,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The listener that accepted this connection (Unbind closes its connections), or null.</summary>
     public object? Origin { get; init; }
 
+    /// <summary>For an accepted connection, the socket's Max_Connections count, whose slot it gives back when it ends.</summary>
+    public AcceptQuota? Quota { get; init; }
 
     /// <summary>Starts an accepted connection on its I/O thread; the context counts it until it ends.</summary>
     public void Start()
@@ -78,6 +80,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         if (!_socket.TrackConnection(this))
         {
             _transport.Dispose();
+            Quota?.Release();
             _socket.Context.EndWork();
             return;
         }
@@ -105,6 +108,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         finally
         {
             _socket.UntrackConnection(this);
+
+            // Every way a connection ends comes here once, after its transport is closed.
+            Quota?.Release();
             _socket.Context.EndWork();
         }
     }

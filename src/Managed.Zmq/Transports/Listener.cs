@@ -37,6 +37,18 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     /// <summary>In a failure episode: ACCEPT_FAILED went out, and goes out again only after an accept succeeds.</summary>
     private bool _failing;
 
+    /// <summary>
+    /// Not watching because the socket holds Max_Connections accepted connections: the next one to close wakes
+    /// us (<see cref="OnSlotFreed"/>). I/O thread only.
+    /// </summary>
+    private bool _atCap;
+
+    /// <summary>
+    /// Reached the cap since the listen queue was last found empty: the trace reports the cap once per such
+    /// episode, however often one freed slot lets one more connection in. I/O thread only.
+    /// </summary>
+    private bool _capEpisode;
+
     private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
     {
         _socket = socket;
@@ -168,7 +180,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
     private void WatchAccept()
     {
-        if (!_stopped && _retryTimer is null)
+        if (!_stopped && _retryTimer is null && !_atCap)
         {
             // Never parked: a zero-byte receive cannot wait on a listening socket.
             _ioThread.WatchRead(_listenSocket, this, mayPark: false);
@@ -178,6 +190,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     /// <summary>Accepts every pending connection, then waits for the next one.</summary>
     void IReadinessHandler.OnReadable()
     {
+        var quota = _socket.AcceptQuota;
         while (!_stopped)
         {
             System.Net.Sockets.Socket accepted;
@@ -186,10 +199,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 // Poll first: on a non-blocking listener, Accept would report "no more" by throwing.
                 if (!_listenSocket.Poll(0, SelectMode.SelectRead))
                 {
+                    _capEpisode = false;
                     break;
                 }
-
-                accepted = _listenSocket.Accept();
             }
             catch (SocketException ex)
             {
@@ -205,23 +217,113 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 return;
             }
 
+            int cap = _socket.Options.MaxConnections;
+            if (!quota.TryAcquire(cap))
+            {
+                if (StopAtCap(cap))
+                {
+                    return;
+                }
+
+                continue;
+            }
+
+            // Accepting again, whatever woke us: watch again when the queue is drained.
+            _atCap = false;
+
+            try
+            {
+                accepted = _listenSocket.Accept();
+            }
+            catch (SocketException ex)
+            {
+                quota.Release();
+                if (OnAcceptFailed(ex))
+                {
+                    return;
+                }
+
+                continue;
+            }
+            catch (ObjectDisposedException)
+            {
+                quota.Release();
+                return;
+            }
+
             _retryDelay = 0;
             _failing = false;
             if (_socket.IsClosed)
             {
                 accepted.Dispose();
+                quota.Release();
                 return;
             }
 
-            SocketTuning.Apply(accepted, _socket.Options);
-            _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
-            var ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
-            var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
-            var connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this };
+            ZmtpConnection connection;
+            IoThread ioThread;
+            try
+            {
+                SocketTuning.Apply(accepted, _socket.Options);
+                _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
+                ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
+                var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
+                connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, Quota = quota };
+            }
+            catch
+            {
+                // A bug (OnFault reports it): the connection never starts, so its slot comes back here.
+                accepted.Dispose();
+                quota.Release();
+                throw;
+            }
+
             ioThread.Schedule(static s => ((ZmtpConnection)s!).Start(), connection);
         }
 
         WatchAccept();
+    }
+
+    /// <summary>
+    /// The socket holds Max_Connections accepted connections: stop watching the listening socket, so new
+    /// connections wait in the kernel's listen queue (libzmq leaves them there too when it stops accepting), until
+    /// an accepted connection closes. Returns false when one closed meanwhile: accept again at once.
+    /// </summary>
+    private bool StopAtCap(int cap)
+    {
+        _ioThread.Forget(_listenSocket);
+        _atCap = true;
+        if (!_socket.AcceptQuota.Wait(this, cap))
+        {
+            _atCap = false;
+            return false;
+        }
+
+        if (!_capEpisode)
+        {
+            _capEpisode = true;
+            ZmqEventSource.Log.ConnectionCapReached(cap, ResolvedAddress);
+        }
+
+        return true;
+    }
+
+    /// <summary>An accepted connection of this socket closed (any thread): accept again, on our I/O thread.</summary>
+    internal void OnSlotFreed() => _ioThread.Schedule(static s => ((Listener)s!).ResumeAfterCap(), this);
+
+    private void ResumeAfterCap()
+    {
+        if (!_atCap || _stopped)
+        {
+            return;
+        }
+
+        _atCap = false;
+        if (_retryTimer is null)
+        {
+            // Drains what waited in the listen queue (up to the cap again), then watches.
+            ((IReadinessHandler)this).OnReadable();
+        }
     }
 
     /// <summary>
@@ -314,6 +416,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         }
 
         _stopped = true;
+        _socket.AcceptQuota.Forget(this);
         int handle = Handle;
 
         if (_callerSocket)

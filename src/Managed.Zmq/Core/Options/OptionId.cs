@@ -5,7 +5,9 @@ namespace Managed.Zmq.Core.Options;
 /// </summary>
 /// <remarks>
 /// The public <c>SocketOption</c> enum uses the same values, so the socket passes <c>(int)option</c> straight through.
-/// Numbers not listed here (10, 20, 26, 29–31, 38, 58–60, 67, 82, 83, 93 and up) are not socket options of this build.
+/// Numbers not listed here (10, 20, 26, 29–31, 38, 58–60, 67, 82, 83, 93 and up) are not socket options of this build,
+/// except this library's own options, numbered from <see cref="OwnBase"/>. Storage indexes them after libzmq's
+/// (<see cref="StorageIndex"/>), so the per-number tables grow by one row per option of ours, not by the gap.
 /// </remarks>
 internal static class OptionId
 {
@@ -86,8 +88,38 @@ internal static class OptionId
     public const int GssapiServicePrincipalNameType = 91;
     public const int BindToDevice = 92;
 
-    /// <summary>One past the highest option number; sizes the per-number tables.</summary>
+    /// <summary>One past the highest libzmq option number.</summary>
     public const int Count = 93;
+
+    /// <summary>
+    /// The first number of this library's own options. libzmq numbers its options densely from 1 and its draft
+    /// options stay below 200, so numbers from 10,000 stay clear of every number libzmq has or is likely to take,
+    /// and libzmq's setsockopt refuses them with EINVAL: code written against both libraries fails loudly there.
+    /// </summary>
+    public const int OwnBase = 10_000;
+
+    /// <summary>Managed.Zmq's own: the most accepted connections a socket keeps open at once (<c>SocketOption.Max_Connections</c>).</summary>
+    public const int MaxConnections = OwnBase;
+
+    /// <summary>How many options of our own there are, numbered <see cref="OwnBase"/> onwards.</summary>
+    public const int OwnCount = 1;
+
+    /// <summary>Rows in the per-number tables: libzmq's numbers, then ours.</summary>
+    public const int StorageCount = Count + OwnCount;
+
+    /// <summary>
+    /// The row of <paramref name="option"/> in the per-number tables, or -1 for a number that is neither libzmq's
+    /// range nor one of ours.
+    /// </summary>
+    public static int StorageIndex(int option)
+    {
+        if ((uint)option < Count)
+        {
+            return option;
+        }
+
+        return (uint)(option - OwnBase) < OwnCount ? Count + (option - OwnBase) : -1;
+    }
 
     /// <summary>Mechanism values as reported by <see cref="Mechanism"/>.</summary>
     public const int MechanismNull = 0;

@@ -34,6 +34,13 @@ internal static class OptionTable
     /// <summary>Heartbeat_Ttl travels in deciseconds in a 16-bit PING field: 65535 × 100 + 99 ms is the largest value that fits.</summary>
     private const int MaxHeartbeatTtl = 6_553_599;
 
+    /// <summary>
+    /// Max_Connections by default: far above what one socket of an ordinary application accepts, and above the
+    /// descriptor limits most processes run with, so it never bothers normal use; yet it bounds what a flood of
+    /// connections can make one socket hold (each accepted connection keeps buffers and a handshake in flight).
+    /// </summary>
+    public const int DefaultMaxConnections = 100_000;
+
     private static readonly OptionDescriptor s_unsupported =
         new(OptionKind.Unsupported, OptionAccess.None, 0, 0, 0, 0, -1, acceptsWiderBuffer: false);
 
@@ -44,20 +51,21 @@ internal static class OptionTable
     /// <summary>The row for <paramref name="option"/>; an <see cref="OptionKind.Unsupported"/> row for any unknown number.</summary>
     public static ref readonly OptionDescriptor Get(int option)
     {
-        if ((uint)option < (uint)s_rows.Length)
+        int index = OptionId.StorageIndex(option);
+        if (index >= 0)
         {
-            return ref s_rows[option];
+            return ref s_rows[index];
         }
 
         return ref s_unsupported;
     }
 
-    /// <summary>A fresh copy of the integer defaults, indexed by option number.</summary>
+    /// <summary>A fresh copy of the integer defaults, indexed by <see cref="OptionId.StorageIndex"/>.</summary>
     public static long[] CreateDefaultScalars() => (long[])s_defaults.Clone();
 
     private static OptionDescriptor[] BuildRows()
     {
-        var rows = new OptionDescriptor[OptionId.Count];
+        var rows = new OptionDescriptor[OptionId.StorageCount];
         rows.AsSpan().Fill(s_unsupported);
 
         const OptionAccess RW = OptionAccess.ReadWrite;
@@ -135,6 +143,9 @@ internal static class OptionTable
         rows[OptionId.UseFd] = Int32(-1, Max, -1);
         rows[OptionId.BindToDevice] = Blob(OptionKind.String, RW, 0, MaxDeviceNameLength, BindToDeviceSlot);
 
+        // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).
+        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, DefaultMaxConnections);
+
         // Gssapi_*, Vmci_* and Blocky keep the Unsupported row: this build has no GSSAPI or VMCI,
         // and Blocky is a context option in libzmq.
         return rows;
@@ -142,7 +153,7 @@ internal static class OptionTable
 
     private static long[] BuildDefaults()
     {
-        var defaults = new long[OptionId.Count];
+        var defaults = new long[OptionId.StorageCount];
         for (int option = 0; option < defaults.Length; option++)
         {
             defaults[option] = s_rows[option].DefaultValue;

@@ -95,6 +95,9 @@ internal sealed partial class SocketOptions
 
     public int UseFd => (int)_scalars[OptionId.UseFd];
 
+    /// <summary>Max_Connections: the most accepted connections open at once, or -1 for no cap.</summary>
+    public int MaxConnections => (int)_scalars[OptionId.Count + (OptionId.MaxConnections - OptionId.OwnBase)];
+
     /// <summary>Empty when none is set; then peers see an anonymous connection.</summary>
     public ReadOnlySpan<byte> RoutingId => _blobs[OptionTable.RoutingIdSlot];
 

@@ -22,7 +22,7 @@ internal sealed partial class SocketOptions
     /// <summary>The value of a CURVE key nobody has set. Shared: stored arrays are replaced, never written to.</summary>
     private static readonly byte[] s_zeroKey = new byte[CurveKeyText.KeyLength];
 
-    /// <summary>Integer values indexed by option number; rows that are not integers are unused.</summary>
+    /// <summary>Integer values indexed by <see cref="OptionId.StorageIndex"/>; rows that are not integers are unused.</summary>
     private readonly long[] _scalars;
 
     /// <summary>Byte values indexed by <see cref="OptionDescriptor.Slot"/>; null means "none" (Connect_Routing_Id, Xpub_Welcome_Msg).</summary>
@@ -188,7 +188,7 @@ internal sealed partial class SocketOptions
                     return OptionStatus.InvalidArgument;
                 }
 
-                OptionValue.WriteInt64(buffer, _scalars[option]);
+                OptionValue.WriteInt64(buffer, _scalars[OptionId.StorageIndex(option)]);
                 length = sizeof(long);
                 return OptionStatus.Ok;
 
@@ -228,7 +228,7 @@ internal sealed partial class SocketOptions
         // The server flags read 1 only while the socket really is that kind of server.
         OptionId.PlainServer => _asServer && _mechanism == OptionId.MechanismPlain ? 1 : 0,
         OptionId.CurveServer => _asServer && _mechanism == OptionId.MechanismCurve ? 1 : 0,
-        _ => _scalars[option],
+        _ => _scalars[OptionId.StorageIndex(option)],
     };
 
     private int TrySetScalar(int option, in OptionDescriptor row, long value)
@@ -265,9 +265,13 @@ internal sealed partial class SocketOptions
                 _asServer = value != 0;
                 _mechanism = value != 0 ? OptionId.MechanismCurve : OptionId.MechanismNull;
                 return OptionStatus.Ok;
+
+            case OptionId.MaxConnections when value == 0:
+                // A listener that may accept nothing is a mistake (Unbind says that); "no cap" is -1.
+                return OptionStatus.InvalidArgument;
         }
 
-        _scalars[option] = value;
+        _scalars[OptionId.StorageIndex(option)] = value;
         return OptionStatus.Ok;
     }
 
