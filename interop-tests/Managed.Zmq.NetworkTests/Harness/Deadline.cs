@@ -20,6 +20,6 @@ internal static class Deadline
     }
 
     /// <summary>Starts a helper (e.g. a receiver draining while the test sends) on its own thread.</summary>
-    public static Task Start<T>(Func<T> work) =>
+    public static Task<T> Start<T>(Func<T> work) =>
         Task.Factory.StartNew(work, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 }
