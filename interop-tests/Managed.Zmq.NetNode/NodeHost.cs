@@ -9,7 +9,7 @@ namespace Managed.Zmq.NetNode;
 /// socket S TYPE | opt S ID int|str VALUE | bind S EP | connect S EP | disconnect S EP | lastep S
 /// monitor S | events S | wait S EVENT TIMEOUT_MS | send S dontwait|block F... | recv S TIMEOUT_MS
 /// pump S PREFIX FIRST COUNT dontwait|block [F...]   send numbered messages (after frames F), stop at EAGAIN
-/// drain S IDLE_MS                                   receive until idle, report SequenceCheck counts
+/// drain S IDLE_MS                                   receive until idle, report SequenceCheck counts (since the first drain of S)
 /// close S | stat | quit
 /// </code>
 /// </summary>
@@ -20,6 +20,7 @@ public static class NodeHost
         using var context = new Context();
         var sockets = new Dictionary<string, Socket>();
         var monitors = new Dictionary<string, MonitorLog>();
+        var checks = new Dictionary<string, SequenceCheck>();
         Console.Out.Flush();
         string? line;
         while ((line = Console.In.ReadLine()) is not null)
@@ -40,7 +41,7 @@ public static class NodeHost
                     break;
                 }
 
-                reply = Execute(context, sockets, monitors, words);
+                reply = Execute(context, sockets, monitors, checks, words);
             }
             catch (ZmqException ex)
             {
@@ -69,7 +70,7 @@ public static class NodeHost
         return 0;
     }
 
-    private static string Execute(Context context, Dictionary<string, Socket> sockets, Dictionary<string, MonitorLog> monitors, string[] w)
+    private static string Execute(Context context, Dictionary<string, Socket> sockets, Dictionary<string, MonitorLog> monitors, Dictionary<string, SequenceCheck> checks, string[] w)
     {
         switch (w[0])
         {
@@ -115,7 +116,12 @@ public static class NodeHost
             case "pump":
                 return Pump(sockets[w[1]], w[2], long.Parse(w[3]), long.Parse(w[4]), w[5] == "dontwait", w[6..]);
             case "drain":
-                return Drain(sockets[w[1]], int.Parse(w[2]));
+                if (!checks.TryGetValue(w[1], out var check))
+                {
+                    checks[w[1]] = check = new SequenceCheck();
+                }
+
+                return Drain(sockets[w[1]], int.Parse(w[2]), check);
             case "close":
                 if (monitors.Remove(w[1], out var m))
                 {
@@ -199,9 +205,8 @@ public static class NodeHost
         return $"ok {sent}";
     }
 
-    private static string Drain(Socket socket, int idleMilliseconds)
+    private static string Drain(Socket socket, int idleMilliseconds, SequenceCheck check)
     {
-        var check = new SequenceCheck();
         socket.SetOption(SocketOption.Rcvtimeo, idleMilliseconds);
         while (true)
         {

@@ -79,7 +79,10 @@ internal sealed class Node : LineProcess
     public long Pump(string socket, string prefix, long first, long count, bool dontWait, params string[] head) =>
         long.Parse(Ok($"pump {socket} {prefix} {first} {count} {(dontWait ? "dontwait" : "block")} {string.Join(' ', head)}".TrimEnd(), 60_000));
 
-    /// <summary>Receives until nothing arrives for <paramref name="idleMilliseconds"/>; the counts of numbered messages.</summary>
+    /// <summary>
+    /// Receives until nothing arrives for <paramref name="idleMilliseconds"/>; the counts of numbered
+    /// messages received by all drains of this socket so far.
+    /// </summary>
     public Sequence Drain(string socket, int idleMilliseconds) =>
         Sequence.Parse(Ok($"drain {socket} {idleMilliseconds}", 120_000));
 

@@ -130,6 +130,9 @@ def send(sock, dontwait, frames):
         return False
 
 
+CHECKS = {}  # socket name -> Check: drain counts accumulate over a socket's life
+
+
 def execute(ctx, sockets, monitors, w):
     cmd = w[0]
     if cmd == "socket":
@@ -172,7 +175,7 @@ def execute(ctx, sockets, monitors, w):
     elif cmd == "drain":
         sock = sockets[w[1]]
         sock.rcvtimeo = int(w[2])
-        check = Check()
+        check = CHECKS.setdefault(w[1], Check())
         while True:
             try:
                 frames = sock.recv_multipart()
