@@ -26,7 +26,7 @@ public sealed class MonitorLog : IDisposable
         _reader.Start();
     }
 
-    /// <summary>Everything read since the last call, oldest first, as NAME@UNIXMS tokens.</summary>
+    /// <summary>Everything read since the last call, oldest first, as NAME@UNIXMS@ENDPOINT tokens.</summary>
     public string Drain()
     {
         var taken = new List<string>();
@@ -39,10 +39,11 @@ public sealed class MonitorLog : IDisposable
     }
 
     /// <summary>
-    /// Takes events until one named <paramref name="name"/> arrives or the timeout runs out;
+    /// Takes events until one named <paramref name="name"/> (for <paramref name="endpoint"/>, if
+    /// given) arrives or the timeout runs out;
     /// returns whether it came and every event taken, oldest first.
     /// </summary>
-    public (bool Found, string Taken) WaitFor(string name, int timeoutMilliseconds)
+    public (bool Found, string Taken) WaitFor(string name, int timeoutMilliseconds, string? endpoint = null)
     {
         var taken = new List<string>();
         var clock = Stopwatch.StartNew();
@@ -55,7 +56,7 @@ public sealed class MonitorLog : IDisposable
             }
 
             taken.Add(e);
-            if (e.StartsWith(name + "@", StringComparison.Ordinal))
+            if (e.StartsWith(name + "@", StringComparison.Ordinal) && (endpoint is null || e.EndsWith("@" + endpoint, StringComparison.Ordinal)))
             {
                 return (true, string.Join(' ', taken));
             }
@@ -83,7 +84,7 @@ public sealed class MonitorLog : IDisposable
             }
 
             var data = SocketMonitorEventData.Parse(frame, address);
-            _events.Add($"{EventNames.Of((int)data.Event)}@{DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()}");
+            _events.Add($"{EventNames.Of((int)data.Event)}@{DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()}@{data.Address}");
         }
     }
 

@@ -7,7 +7,7 @@ namespace Managed.Zmq.NetNode;
 /// exactly one reply line per command, "ok ..." or "err ERRNO_NAME message".
 /// <code>
 /// socket S TYPE | opt S ID int|str VALUE | bind S EP | connect S EP | disconnect S EP | lastep S
-/// monitor S | events S | wait S EVENT TIMEOUT_MS | send S dontwait|block F... | recv S TIMEOUT_MS
+/// monitor S | events S | wait S EVENT TIMEOUT_MS [ENDPOINT] | send S dontwait|block F... | recv S TIMEOUT_MS
 /// pump S PREFIX FIRST COUNT dontwait|block [F...]   send numbered messages (after frames F), stop at EAGAIN
 /// drain S IDLE_MS                                   receive until idle, report SequenceCheck counts (since the first drain of S)
 /// close S | stat | quit
@@ -107,7 +107,7 @@ public static class NodeHost
             case "events":
                 return ("ok " + monitors[w[1]].Drain()).TrimEnd();
             case "wait":
-                var (found, taken) = monitors[w[1]].WaitFor(w[2], int.Parse(w[3]));
+                var (found, taken) = monitors[w[1]].WaitFor(w[2], int.Parse(w[3]), w.Length > 4 ? w[4] : null);
                 return ((found ? "ok " : "err EAGAIN ") + taken).TrimEnd();
             case "send":
                 return Send(sockets[w[1]], w[2] == "dontwait", w.AsSpan(3)) ? "ok" : "err EAGAIN";

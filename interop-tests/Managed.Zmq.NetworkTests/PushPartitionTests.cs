@@ -83,13 +83,16 @@ public sealed class PushPartitionTests(ITestOutputHelper output)
         client.WaitFor("c", "handshake_succeeded");
 
         net.Cut(cutHost);
-        client.WaitFor("c", "disconnected");
+        client.WaitFor("c", "disconnected", endpoint: Setup.Endpoint(cutHost));
+        // libzmq retires the lost connection's pipe just before it schedules the reconnect, and its
+        // socket applies that on its next call: wait for the reconnect so the pump sees it.
+        client.WaitFor("c", "connect_retried", endpoint: Setup.Endpoint(cutHost));
         const int Count = 50;
         Assert.Equal(Count, client.Pump("c", "m", 0, Count, dontWait: true));
         Sequence atLive = live.Drain("s", 1000);
 
         net.Heal(cutHost);
-        client.WaitFor("c", "handshake_succeeded", timeoutMilliseconds: 30_000);
+        client.WaitFor("c", "handshake_succeeded", timeoutMilliseconds: 30_000, endpoint: Setup.Endpoint(cutHost));
         Sequence atCut = cut.Drain("s", 500);
         Assert.True(atCut.Count == 0 && atLive.Count == Count, $"live {atLive}, cut {atCut}");
         output.WriteLine($"{pusher} PUSH (Immediate), {puller} PULLs: live peer {atLive}, partitioned peer {atCut}");

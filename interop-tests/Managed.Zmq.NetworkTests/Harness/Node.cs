@@ -87,12 +87,12 @@ internal sealed class Node : LineProcess
         Sequence.Parse(Ok($"drain {socket} {idleMilliseconds}", 120_000));
 
     /// <summary>
-    /// Waits for the monitor event <paramref name="name"/>; returns it. Events before it are
+    /// Waits for the monitor event <paramref name="name"/> (of <paramref name="endpoint"/>, if given); returns it. Events before it are
     /// consumed and added to <paramref name="log"/> too. Fails at the deadline.
     /// </summary>
-    public MonitorEvent WaitFor(string socket, string name, List<MonitorEvent>? log = null, int timeoutMilliseconds = 10_000)
+    public MonitorEvent WaitFor(string socket, string name, List<MonitorEvent>? log = null, int timeoutMilliseconds = 10_000, string? endpoint = null)
     {
-        string reply = Call($"wait {socket} {name} {timeoutMilliseconds}", timeoutMilliseconds);
+        string reply = Call($"wait {socket} {name} {timeoutMilliseconds} {endpoint}".TrimEnd(), timeoutMilliseconds);
         var taken = reply.Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(reply.StartsWith("ok", StringComparison.Ordinal) ? 1 : 2).Select(MonitorEvent.Parse).ToList();
         log?.AddRange(taken);
         Assert.True(reply.StartsWith("ok", StringComparison.Ordinal), $"{Name}: no `{name}` on {socket} within {timeoutMilliseconds} ms; saw: {string.Join(' ', taken)}");
@@ -114,13 +114,13 @@ internal readonly record struct Sequence(long Count, long Unique, long Duplicate
     }
 }
 
-/// <summary>A monitor event name and the wall-clock time (Unix ms) the node read it.</summary>
-internal readonly record struct MonitorEvent(string Name, long UnixMilliseconds)
+/// <summary>A monitor event name, the wall-clock time (Unix ms) the node read it, and its endpoint.</summary>
+internal readonly record struct MonitorEvent(string Name, long UnixMilliseconds, string Endpoint)
 {
     public static MonitorEvent Parse(string token)
     {
-        int at = token.IndexOf('@');
-        return new MonitorEvent(token[..at], long.Parse(token[(at + 1)..]));
+        string[] parts = token.Split('@', 3);
+        return new MonitorEvent(parts[0], long.Parse(parts[1]), parts.Length > 2 ? parts[2] : "");
     }
 
     public override string ToString() => Name;

@@ -6,8 +6,12 @@ internal static class Setup
     /// <summary>PING interval: short, so that a partition is noticed well within a test's deadline.</summary>
     public const int HeartbeatIvlMs = 100;
 
-    /// <summary>Silence after which a side drops the connection (ZMTP heartbeat timeout).</summary>
-    public const int HeartbeatTimeoutMs = 500;
+    /// <summary>
+    /// Silence after which a side drops the connection (ZMTP heartbeat timeout): short enough that
+    /// a partition is noticed within a second, long enough that a busy shared CI machine stalling a
+    /// node for a moment does not look like one.
+    /// </summary>
+    public const int HeartbeatTimeoutMs = 800;
 
     /// <summary>Bounds a connect whose SYN gets no answer (a cut link), so reconnects keep trying.</summary>
     public const int ConnectTimeoutMs = 500;

@@ -67,7 +67,8 @@ class Monitor:
                 return
             value = int.from_bytes(frames[0][0:2], "little")
             with self.lock:
-                self.events.append("%s@%d" % (EVENT_NAMES.get(value, "event%d" % value), int(time.time() * 1000)))
+                self.events.append("%s@%d@%s" % (EVENT_NAMES.get(value, "event%d" % value), int(time.time() * 1000),
+                                                 frames[1].decode("ascii", "replace")))
                 self.lock.notify_all()
 
     def drain(self):
@@ -75,7 +76,7 @@ class Monitor:
             taken, self.events = self.events, []
         return " ".join(taken)
 
-    def wait_for(self, name, timeout_ms):
+    def wait_for(self, name, timeout_ms, endpoint=None):
         """Takes events until one named name arrives or the timeout runs out."""
         taken = []
         deadline = time.monotonic() + timeout_ms / 1000.0
@@ -84,7 +85,7 @@ class Monitor:
                 while self.events:
                     e = self.events.pop(0)
                     taken.append(e)
-                    if e.startswith(name + "@"):
+                    if e.startswith(name + "@") and (endpoint is None or e.endswith("@" + endpoint)):
                         return True, " ".join(taken)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -153,7 +154,7 @@ def execute(ctx, sockets, monitors, w):
     elif cmd == "events":
         return ("ok " + monitors[w[1]].drain()).rstrip()
     elif cmd == "wait":
-        found, taken = monitors[w[1]].wait_for(w[2], int(w[3]))
+        found, taken = monitors[w[1]].wait_for(w[2], int(w[3]), w[4] if len(w) > 4 else None)
         return (("ok " if found else "err EAGAIN ") + taken).rstrip()
     elif cmd == "send":
         return "ok" if send(sockets[w[1]], w[2] == "dontwait", w[3:]) else "err EAGAIN"
