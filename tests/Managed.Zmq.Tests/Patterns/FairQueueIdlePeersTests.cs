@@ -64,6 +64,40 @@ public sealed class FairQueueIdlePeersTests : IDisposable
         Assert.False(router.TryRecvString(out _));
     }
 
+    [Fact]
+    public void XPub_SubscribersGoQuietThenSubscribeAgain_EverySubscriptionReported()
+    {
+        const int subscribers = 200;
+        string endpoint = $"inproc://fairqueue-xpub-{Guid.NewGuid():N}";
+        var xpub = Create(SocketType.XPub);
+        xpub.Bind(endpoint);
+        var subs = new Socket[subscribers];
+        for (int i = 0; i < subscribers; i++)
+        {
+            subs[i] = Create(SocketType.Sub);
+            subs[i].Connect(endpoint);
+        }
+
+        // Two rounds: after the first, every connection is drained and set aside; the second must bring each back.
+        foreach (string round in new[] { "a", "b" })
+        {
+            for (int i = 0; i < subscribers; i++)
+            {
+                subs[i].Subscribe($"{round}{i}");
+            }
+
+            var seen = new HashSet<string>();
+            for (int i = 0; i < subscribers; i++)
+            {
+                byte[] frame = xpub.RecvBytes();
+                Assert.Equal(1, frame[0]);
+                Assert.True(seen.Add(System.Text.Encoding.ASCII.GetString(frame, 1, frame.Length - 1)));
+            }
+
+            Assert.Equal(Enumerable.Range(0, subscribers).Select(i => $"{round}{i}").Order(), seen.Order());
+        }
+    }
+
     private Socket Create(SocketType type)
     {
         var socket = new Socket(_context, type);
