@@ -147,7 +147,11 @@ internal sealed class FrameQueue
 
         Volatile.Write(ref _committedMessages, _committedMessages + messages);
         Interlocked.Exchange(ref _committed, _tail.BaseOffset + tailOffset);
+        Consumer?.InboundCommitted();
     }
+
+    /// <summary>Inbound queues: the pipe reading it, told of each commit so a reader that set it aside takes it back.</summary>
+    public Pipe? Consumer { get; init; }
 
     public void Commit(int messages) => CommitAt(_writeOffset, messages);
 

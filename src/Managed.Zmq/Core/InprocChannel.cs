@@ -296,6 +296,16 @@ internal sealed class InprocChannel
         _stagedChunks.Add(_chunk);
     }
 
+    /// <summary>The pipe reading this channel, told of each commit so a reader that set it aside takes it back.</summary>
+    private Pipe? _consumer;
+
+    /// <summary>Set by the reading pipe when it is made; the sender may already be writing (connect before bind).</summary>
+    public Pipe? Consumer
+    {
+        get => Volatile.Read(ref _consumer);
+        set => Volatile.Write(ref _consumer, value);
+    }
+
     private void Commit(bool countsAsMessage)
     {
         if (_stagedChunks.Count > 0)
@@ -328,6 +338,7 @@ internal sealed class InprocChannel
         // Publishes the unit's bytes, and is a full fence: the caller then looks at whether the receiver is parked,
         // and we at whether it is gone (it sets the flag with a fence before it drains: one of us sees the other).
         Interlocked.Exchange(ref _committed.Units, _committed.Units + 1);
+        Volatile.Read(ref _consumer)?.InboundCommitted();
         if (Volatile.Read(ref _committed.Flag) != 0)
         {
             // Nobody reads any more: release what was committed and write over the chunk again, so that a sender that

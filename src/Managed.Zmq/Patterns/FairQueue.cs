@@ -8,10 +8,28 @@ namespace Managed.Zmq.Patterns;
 /// Type): whole messages are taken from the pipes in turn, and the frames of one message are never
 /// interleaved with another's.
 /// </summary>
+/// <remarks>
+/// <para>As in libzmq, the pipes that may hold data are kept in an active prefix of the array, and
+/// round robin runs over that prefix only: a pipe found empty is swapped out of it, so a receive costs
+/// in proportion to the pipes with data, not to every connection (many idle peers on one socket). A pipe
+/// set aside is parked (<see cref="Pipe.TryParkInbound"/>); its producer's next commit queues it on
+/// <see cref="PipeActivations"/>, which the reader drains at the start of each peek.</para>
+/// <para>Reader side only: all members run on the socket's thread.</para>
+/// </remarks>
 internal sealed class FairQueue
 {
-    private readonly List<Pipe> _pipes = [];
+    private const int InitialCapacity = 4;
+
+    /// <summary>Pipes [0, <see cref="_active"/>) may hold data; the rest are parked empty.</summary>
+    private Pipe[] _pipes = new Pipe[InitialCapacity];
+    private int _count;
+    private int _active;
+
+    /// <summary>The active pipe whose turn it is.</summary>
     private int _current;
+
+    /// <summary>Parked pipes whose producer has committed since.</summary>
+    private readonly PipeActivations _activations = new();
 
     /// <summary>The pipe whose message is half read; its next frame must come next.</summary>
     private Pipe? _inMessage;
@@ -27,22 +45,60 @@ internal sealed class FairQueue
     /// <summary>ZMQ_CONFLATE: only the newest queued message of a pipe is delivered.</summary>
     public bool Conflate { get; set; }
 
-    public int Count => _pipes.Count;
+    public int Count => _count;
 
-    public void Add(Pipe pipe) => _pipes.Add(pipe);
+    /// <summary>Pipes currently in the round robin (diagnostics and tests).</summary>
+    internal int ActiveCount => _active;
+
+    /// <summary>Pipes looked at by peeks so far (tests: the cost of a receive, in pipes).</summary>
+    internal long PipesExamined { get; private set; }
+
+    public void Add(Pipe pipe)
+    {
+        if (_count == _pipes.Length)
+        {
+            Array.Resize(ref _pipes, _count * 2);
+        }
+
+        pipe.Activations = _activations;
+        pipe.InboundAdopted();
+        _pipes[_count] = pipe;
+        pipe.FairQueueIndex = _count;
+        _count++;
+
+        // New pipes start active: whatever they already hold is found by the next peek.
+        Swap(_count - 1, _active);
+        _active++;
+    }
 
     public void Remove(Pipe pipe)
     {
-        int index = _pipes.IndexOf(pipe);
-        if (index < 0)
+        int index = pipe.FairQueueIndex;
+        if (index < 0 || index >= _count || _pipes[index] != pipe)
         {
             return;
         }
 
-        _pipes.RemoveAt(index);
-        if (_current > index || _current >= _pipes.Count)
+        if (index < _active)
         {
-            _current = _pipes.Count == 0 ? 0 : (_current > index ? _current - 1 : 0);
+            // The last active pipe takes the removed one's place (and keeps its turn if it had it).
+            _active--;
+            Swap(index, _active);
+            if (_current == _active)
+            {
+                _current = index;
+            }
+
+            index = _active;
+        }
+
+        _count--;
+        Swap(index, _count);
+        _pipes[_count] = null!;
+        pipe.FairQueueIndex = -1;
+        if (_current >= _active)
+        {
+            _current = 0;
         }
 
         if (_inMessage == pipe)
@@ -60,21 +116,27 @@ internal sealed class FairQueue
             return TryPeekFrom(pipe, out header, out body);
         }
 
-        int count = _pipes.Count;
-        for (int i = 0; i < count; i++)
+        TakeActivations();
+        while (_active > 0)
         {
-            if (_current >= count)
+            if (_current >= _active)
             {
                 _current = 0;
             }
 
             pipe = _pipes[_current];
+            PipesExamined++;
             if (TryPeekFrom(pipe, out header, out body))
             {
                 return true;
             }
 
-            _current++;
+            if (pipe.TryParkInbound())
+            {
+                // The last active pipe takes its place and its turn; the producer brings this one back.
+                _active--;
+                Swap(_current, _active);
+            }
         }
 
         pipe = null!;
@@ -99,6 +161,41 @@ internal sealed class FairQueue
 
     /// <summary>True when some pipe holds a frame for the application.</summary>
     public bool HasMessage => TryPeek(out _, out _, out _);
+
+    /// <summary>Moves the pipes their producers woke back into the active prefix.</summary>
+    private void TakeActivations()
+    {
+        var next = _activations.TakeAll();
+        while (next is not null)
+        {
+            var pipe = next;
+            next = pipe.NextActivated;
+            pipe.NextActivated = null;
+            pipe.InboundReactivated();
+
+            int index = pipe.FairQueueIndex;
+            if (index >= _active && index < _count && _pipes[index] == pipe)
+            {
+                Swap(index, _active);
+                _active++;
+            }
+        }
+    }
+
+    private void Swap(int a, int b)
+    {
+        if (a == b)
+        {
+            return;
+        }
+
+        var first = _pipes[a];
+        var second = _pipes[b];
+        _pipes[a] = second;
+        _pipes[b] = first;
+        second.FairQueueIndex = a;
+        first.FairQueueIndex = b;
+    }
 
     private bool TryPeekFrom(Pipe pipe, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
     {

@@ -29,8 +29,8 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     private bool _sending;
     private Pipe? _lastSubscriber;
 
-    /// <summary>Where the next batch of upstream frames starts, so every connection gets its turn.</summary>
-    private int _drainNext;
+    /// <summary>Upstream frames, a whole message per connection in turn; idle connections cost a batch nothing.</summary>
+    private readonly FairQueue _upstreamQueue = new(surfaceSubscriptions: true);
 
     /// <summary>Tells one message's matching from the previous one's (<see cref="SubscriberState.MatchStamp"/>).</summary>
     private long _matchStamp;
@@ -45,6 +45,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     {
         pipe.PatternState = new SubscriberState();
         _pipes.Add(pipe);
+        _upstreamQueue.Add(pipe);
         if (Socket.Options.XpubWelcomeMessage is { } welcome)
         {
             pipe.WriteFrame(welcome, more: false);
@@ -54,6 +55,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     public override void Detach(Pipe pipe)
     {
         _pipes.Remove(pipe);
+        _upstreamQueue.Remove(pipe);
         _targets.Remove(pipe);
 
         // RFC 29 §The XPUB Socket Type: a subscriber that goes away unsubscribes from everything it had.
@@ -84,28 +86,15 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     /// </summary>
     private bool DrainSubscriptions(int budget)
     {
-        int count = _pipes.Count;
-        int start = _drainNext < count ? _drainNext : 0;
-        for (int n = 0; n < count; n++)
+        while (_upstreamQueue.TryPeek(out var pipe, out var header, out var body))
         {
-            int index = start + n;
-            if (index >= count)
+            if (budget-- == 0)
             {
-                index -= count;
+                // The fair queue moves on to the next connection: a flooding peer cannot hold the rest back.
+                return true;
             }
 
-            var pipe = _pipes[index];
-            while (pipe.TryPeekFrame(out var header, out var body))
-            {
-                if (budget-- == 0)
-                {
-                    // The next batch starts with the next connection: a flooding peer cannot hold the rest back.
-                    _drainNext = index + 1;
-                    return true;
-                }
-
-                ApplyFrame(pipe, header, body);
-            }
+            ApplyFrame(pipe, header, body);
         }
 
         return false;
@@ -121,14 +110,14 @@ internal sealed class Pub : Pattern, ITopicGoneSink
                 Apply(pipe, subscribe, topic);
             }
 
-            pipe.ConsumeFrame(header);
+            _upstreamQueue.Consume(pipe, header);
             return;
         }
 
         if (!header.More && ZmtpSubscription.TryParseMessage(body, out bool isSubscribe, out var messageTopic))
         {
             Apply(pipe, isSubscribe, messageTopic);
-            pipe.ConsumeFrame(header);
+            _upstreamQueue.Consume(pipe, header);
             return;
         }
 
@@ -139,8 +128,8 @@ internal sealed class Pub : Pattern, ITopicGoneSink
             _upstream.Enqueue((body.ToArray(), more));
         }
 
-        pipe.ConsumeFrame(header);
-        while (more && pipe.TryPeekFrame(out header, out body))
+        _upstreamQueue.Consume(pipe, header);
+        while (more && _upstreamQueue.TryPeek(out _, out header, out body))
         {
             if (_isXPub)
             {
@@ -148,7 +137,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
             }
 
             more = header.More;
-            pipe.ConsumeFrame(header);
+            _upstreamQueue.Consume(pipe, header);
         }
     }
 
