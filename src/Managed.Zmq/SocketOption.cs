@@ -364,4 +364,13 @@ public enum SocketOption
     /// <summary>0–16 bytes; binds TCP sockets to a network device (Linux; elsewhere Bind fails with ENOTSUP when non-empty).</summary>
     /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
     Bindtodevice = 92,
+
+    /// <summary>
+    /// Adds one application property, written as "X-name:value", to the metadata this socket sends in every later
+    /// handshake; the peer reads it with <see cref="Message.GetMetadata(string)"/> (libzmq: zmq_msg_gets). As in
+    /// libzmq, the name must start with "X-" (case-sensitive) and be at most 255 bytes, and the colon may be neither
+    /// first nor last, else EINVAL; each set adds a property and a name already set keeps its first value.
+    /// </summary>
+    /// <remarks>Accessor type: string. Access: write-only.</remarks>
+    Metadata = 95,
 }

@@ -87,16 +87,17 @@ public class SocketOptionTests
     [InlineData("Gssapi_Principal_Nametype", 90)]
     [InlineData("Gssapi_Service_Principal_Nametype", 91)]
     [InlineData("Bindtodevice", 92)]
+    [InlineData("Metadata", 95)]
     public void Member_Value_MatchesApiTable(string name, int expected) =>
         Assert.Equal(expected, (int)Enum.Parse<SocketOption>(name));
 
     [Fact]
-    public void Type_Shape_Has84NamesAnd76DistinctValues()
+    public void Type_Shape_Has85NamesAnd77DistinctValues()
     {
         Assert.Equal(typeof(int), Enum.GetUnderlyingType(typeof(SocketOption)));
         Assert.False(typeof(SocketOption).IsDefined(typeof(FlagsAttribute), false));
-        Assert.Equal(84, Enum.GetNames<SocketOption>().Length);
-        Assert.Equal(76, Enum.GetValues<SocketOption>().Distinct().Count());
+        Assert.Equal(85, Enum.GetNames<SocketOption>().Length);
+        Assert.Equal(77, Enum.GetValues<SocketOption>().Distinct().Count());
     }
 
     [Fact]

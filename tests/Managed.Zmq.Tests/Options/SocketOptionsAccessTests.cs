@@ -175,6 +175,7 @@ public sealed class SocketOptionsAccessTests
             [OptionId.CurvePublicKey] = OptionKind.CurveKey,
             [OptionId.CurveSecretKey] = OptionKind.CurveKey,
             [OptionId.CurveServerKey] = OptionKind.CurveKey,
+            [OptionId.Metadata] = OptionKind.ApplicationProperty,
         };
         foreach (IntegerOptionCase row in IntegerOptionCases.All.Where(c => c.Width == sizeof(int)))
         {

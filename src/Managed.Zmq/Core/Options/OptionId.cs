@@ -85,9 +85,10 @@ internal static class OptionId
     public const int GssapiPrincipalNameType = 90;
     public const int GssapiServicePrincipalNameType = 91;
     public const int BindToDevice = 92;
+    public const int Metadata = 95;
 
     /// <summary>One past the highest option number; sizes the per-number tables.</summary>
-    public const int Count = 93;
+    public const int Count = 96;
 
     /// <summary>Mechanism values as reported by <see cref="Mechanism"/>.</summary>
     public const int MechanismNull = 0;

@@ -134,6 +134,7 @@ internal static class OptionTable
         rows[OptionId.MulticastMaxTpdu] = Int32(1, Max, 1500);
         rows[OptionId.UseFd] = Int32(-1, Max, -1);
         rows[OptionId.BindToDevice] = Blob(OptionKind.String, RW, 0, MaxDeviceNameLength, BindToDeviceSlot);
+        rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
 
         // Gssapi_*, Vmci_* and Blocky keep the Unsupported row: this build has no GSSAPI or VMCI,
         // and Blocky is a context option in libzmq.
