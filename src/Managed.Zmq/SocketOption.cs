@@ -373,4 +373,16 @@ public enum SocketOption
     /// </summary>
     /// <remarks>Accessor type: string. Access: write-only.</remarks>
     Metadata = 95,
+
+    /// <summary>
+    /// 0–255 bytes; the user name for the SOCKS5 proxy set with <see cref="Socks_Proxy"/>. When it is not empty the
+    /// connection offers only username/password authentication (RFC 1929) with <see cref="Socks_Password"/>, as
+    /// libzmq does; empty (the default) offers only "no authentication".
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Socks_Username = 99,
+
+    /// <summary>0–255 bytes; the password sent with <see cref="Socks_Username"/> to the SOCKS5 proxy (RFC 1929).</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Socks_Password = 100,
 }

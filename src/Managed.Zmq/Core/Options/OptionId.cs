@@ -86,9 +86,11 @@ internal static class OptionId
     public const int GssapiServicePrincipalNameType = 91;
     public const int BindToDevice = 92;
     public const int Metadata = 95;
+    public const int SocksUsername = 99;
+    public const int SocksPassword = 100;
 
     /// <summary>One past the highest option number; sizes the per-number tables.</summary>
-    public const int Count = 96;
+    public const int Count = 101;
 
     /// <summary>Mechanism values as reported by <see cref="Mechanism"/>.</summary>
     public const int MechanismNull = 0;
