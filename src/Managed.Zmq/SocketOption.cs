@@ -366,6 +366,27 @@ public enum SocketOption
     Bindtodevice = 92,
 
     /// <summary>
+    /// Adds one application property, written as "X-name:value", to the metadata this socket sends in every later
+    /// handshake; the peer reads it with <see cref="Message.GetMetadata(string)"/> (libzmq: zmq_msg_gets). As in
+    /// libzmq, the name must start with "X-" (case-sensitive) and be at most 255 bytes, and the colon may be neither
+    /// first nor last, else EINVAL; each set adds a property and a name already set keeps its first value.
+    /// </summary>
+    /// <remarks>Accessor type: string. Access: write-only.</remarks>
+    Metadata = 95,
+
+    /// <summary>
+    /// 0–255 bytes; the user name for the SOCKS5 proxy set with <see cref="Socks_Proxy"/>. When it is not empty the
+    /// connection offers only username/password authentication (RFC 1929) with <see cref="Socks_Password"/>, as
+    /// libzmq does; empty (the default) offers only "no authentication".
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Socks_Username = 99,
+
+    /// <summary>0–255 bytes; the password sent with <see cref="Socks_Username"/> to the SOCKS5 proxy (RFC 1929).</summary>
+    /// <remarks>Accessor type: string. Default: "". Access: read-write.</remarks>
+    Socks_Password = 100,
+
+    /// <summary>
     /// Managed.Zmq's own option (libzmq has no such cap): the most connections this socket keeps open at once among
     /// those it accepted, across all its bound tcp:// and ipc:// endpoints (inproc peers are not accepted
     /// connections); -1 for no cap; 0 and values below -1 fail with EINVAL.

@@ -206,6 +206,15 @@ public static class ZmqConstants
     /// <summary>Socket option BINDTODEVICE.</summary>
     public const int ZMQ_BINDTODEVICE = 92;
 
+    /// <summary>Socket option METADATA.</summary>
+    public const int ZMQ_METADATA = 95;
+
+    /// <summary>Socket option SOCKS_USERNAME.</summary>
+    public const int ZMQ_SOCKS_USERNAME = 99;
+
+    /// <summary>Socket option SOCKS_PASSWORD.</summary>
+    public const int ZMQ_SOCKS_PASSWORD = 100;
+
     /// <summary>Send/receive flag DONTWAIT.</summary>
     public const int ZMQ_DONTWAIT = 1;
     /// <summary>Send/receive flag SNDMORE.</summary>

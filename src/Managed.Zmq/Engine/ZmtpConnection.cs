@@ -283,6 +283,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             Mechanism = mechanism,
             AsServer = options.AsServer,
             RoutingId = options.RoutingId.ToArray(),
+            ApplicationMetadata = options.ApplicationMetadata,
             PlainUsername = options.PlainUsername,
             PlainPassword = options.PlainPassword,
             CurvePublicKey = options.CurvePublicKey.ToArray(),

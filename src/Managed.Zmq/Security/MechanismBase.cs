@@ -338,11 +338,11 @@ internal abstract class MechanismBase : IMechanism
         return frame;
     }
 
-    /// <summary>Our metadata block: Socket-Type and, for REQ/DEALER/ROUTER, Identity (RFC 23; L6).</summary>
+    /// <summary>Our metadata block: Socket-Type, for REQ/DEALER/ROUTER Identity (RFC 23; L6), then the Metadata option's properties.</summary>
     protected byte[] BuildOwnMetadata()
     {
-        var metadata = new byte[ZmtpReady.GetMetadataLength(Settings.SocketType, Settings.RoutingId)];
-        ZmtpReady.WriteMetadata(metadata, Settings.SocketType, Settings.RoutingId);
+        var metadata = new byte[ZmtpReady.GetMetadataLength(Settings.SocketType, Settings.RoutingId, Settings.ApplicationMetadata)];
+        ZmtpReady.WriteMetadata(metadata, Settings.SocketType, Settings.RoutingId, Settings.ApplicationMetadata);
         return metadata;
     }
 }

@@ -16,6 +16,9 @@ internal sealed class MechanismSettings
     /// <summary>Our routing id: sent as Identity by REQ, DEALER and ROUTER, and as ZAP's identity frame (L21).</summary>
     public byte[] RoutingId { get; init; } = [];
 
+    /// <summary>The Metadata option's properties, already encoded as RFC 23 properties in the order libzmq sends them.</summary>
+    public byte[] ApplicationMetadata { get; init; } = [];
+
     public string PlainUsername { get; init; } = string.Empty;
 
     public string PlainPassword { get; init; } = string.Empty;

@@ -63,8 +63,8 @@ internal sealed class NullMechanism : MechanismBase
 
     private void QueueReady()
     {
-        var frame = new byte[ZmtpReady.GetFrameLength(Settings.SocketType, Settings.RoutingId)];
-        ZmtpReady.WriteFrame(frame, Settings.SocketType, Settings.RoutingId);
+        var frame = new byte[ZmtpReady.GetFrameLength(Settings.SocketType, Settings.RoutingId, Settings.ApplicationMetadata)];
+        ZmtpReady.WriteFrame(frame, Settings.SocketType, Settings.RoutingId, Settings.ApplicationMetadata);
         QueueCommand(frame, () =>
         {
             _readySent = true;

@@ -126,7 +126,9 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         }
 
         _socksTransport = transport;
-        bool open = await Socks5Client.TryConnectAsync(transport, target.Host, target.Port).ConfigureAwait(true);
+        var options = _socket.Options;
+        bool open = await Socks5Client.TryConnectAsync(
+            transport, target.Host, target.Port, options.SocksUsername, options.SocksPassword).ConfigureAwait(true);
         _socksTransport = null;
         if (open && !_stopped)
         {

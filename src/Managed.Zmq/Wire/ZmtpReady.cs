@@ -16,7 +16,8 @@ internal static class ZmtpReady
     private static ReadOnlySpan<byte> IdentityName => "Identity"u8;
 
     /// <summary>The length of the metadata block that <see cref="WriteMetadata"/> writes.</summary>
-    public static int GetMetadataLength(SocketType socketType, ReadOnlySpan<byte> routingId)
+    public static int GetMetadataLength(
+        SocketType socketType, ReadOnlySpan<byte> routingId, ReadOnlySpan<byte> applicationProperties = default)
     {
         int length = ZmtpMetadata.GetPropertyLength(SocketTypeName.Length, ZmtpSocketTypes.GetName(socketType).Length);
         if (ZmtpSocketTypes.SendsIdentity(socketType))
@@ -24,12 +25,16 @@ internal static class ZmtpReady
             length += ZmtpMetadata.GetPropertyLength(IdentityName.Length, routingId.Length);
         }
 
-        return length;
+        return length + applicationProperties.Length;
     }
 
-    /// <summary>Writes our Socket-Type and, where it applies, Identity properties; returns the length written.</summary>
+    /// <summary>
+    /// Writes our Socket-Type and, where it applies, Identity properties, then the already encoded application
+    /// properties (the Metadata socket option's X-… names); returns the length written.
+    /// </summary>
     /// <remarks>Shared with PLAIN and CURVE, whose INITIATE and READY carry the same metadata (RFC 24, RFC 26).</remarks>
-    public static int WriteMetadata(Span<byte> destination, SocketType socketType, ReadOnlySpan<byte> routingId)
+    public static int WriteMetadata(
+        Span<byte> destination, SocketType socketType, ReadOnlySpan<byte> routingId, ReadOnlySpan<byte> applicationProperties = default)
     {
         ReadOnlySpan<byte> typeName = ZmtpSocketTypes.GetName(socketType);
         Debug.Assert(!typeName.IsEmpty, "Only ZMTP socket types take part in a handshake.");
@@ -45,19 +50,23 @@ internal static class ZmtpReady
             written += ZmtpMetadata.WriteProperty(destination.Slice(written), IdentityName, routingId);
         }
 
-        return written;
+        // libzmq sends its application properties after these two, in name order; the caller encoded them so.
+        applicationProperties.CopyTo(destination.Slice(written));
+        return written + applicationProperties.Length;
     }
 
     /// <summary>The whole READY frame length for this socket.</summary>
-    public static int GetFrameLength(SocketType socketType, ReadOnlySpan<byte> routingId) =>
-        ZmtpCommandCodec.GetFrameLength(ZmtpCommandNames.Ready.Length, GetMetadataLength(socketType, routingId));
+    public static int GetFrameLength(
+        SocketType socketType, ReadOnlySpan<byte> routingId, ReadOnlySpan<byte> applicationProperties = default) =>
+        ZmtpCommandCodec.GetFrameLength(ZmtpCommandNames.Ready.Length, GetMetadataLength(socketType, routingId, applicationProperties));
 
     /// <summary>Writes a whole READY command frame and returns its length.</summary>
-    public static int WriteFrame(Span<byte> destination, SocketType socketType, ReadOnlySpan<byte> routingId)
+    public static int WriteFrame(
+        Span<byte> destination, SocketType socketType, ReadOnlySpan<byte> routingId, ReadOnlySpan<byte> applicationProperties = default)
     {
-        int metadataLength = GetMetadataLength(socketType, routingId);
+        int metadataLength = GetMetadataLength(socketType, routingId, applicationProperties);
         int written = ZmtpCommandCodec.WriteFramePrefix(destination, ZmtpCommandNames.Ready, metadataLength);
-        written += WriteMetadata(destination.Slice(written), socketType, routingId);
+        written += WriteMetadata(destination.Slice(written), socketType, routingId, applicationProperties);
         return written;
     }
 

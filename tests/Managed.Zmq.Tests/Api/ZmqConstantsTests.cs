@@ -103,6 +103,9 @@ public class ZmqConstantsTests
     [InlineData("ZMQ_GSSAPI_PRINCIPAL_NAMETYPE", 90)]
     [InlineData("ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE", 91)]
     [InlineData("ZMQ_BINDTODEVICE", 92)]
+    [InlineData("ZMQ_METADATA", 95)]
+    [InlineData("ZMQ_SOCKS_USERNAME", 99)]
+    [InlineData("ZMQ_SOCKS_PASSWORD", 100)]
     [InlineData("ZMQ_DONTWAIT", 1)]
     [InlineData("ZMQ_SNDMORE", 2)]
     [InlineData("ZMQ_POLLIN", 1)]
@@ -198,10 +201,10 @@ public class ZmqConstantsTests
     }
 
     [Fact]
-    public void Type_Fields_Are176PublicInts()
+    public void Type_Fields_Are179PublicInts()
     {
         FieldInfo[] fields = typeof(ZmqConstants).GetFields(BindingFlags.Public | BindingFlags.Static);
-        Assert.Equal(176, fields.Length);
+        Assert.Equal(179, fields.Length);
         Assert.All(fields, f => Assert.Equal(typeof(int), f.FieldType));
         Assert.True(typeof(ZmqConstants).IsAbstract && typeof(ZmqConstants).IsSealed);
     }

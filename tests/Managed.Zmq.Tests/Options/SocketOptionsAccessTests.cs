@@ -34,7 +34,7 @@ public sealed class SocketOptionsAccessTests
     public static TheoryData<int> Unsupported =>
     [
         62, 63, 64, 65, 70, 85, 86, 87, 88, 90, 91,
-        -1, 0, 1, 2, 3, 10, 20, 26, 29, 30, 31, 38, 58, 59, 60, 67, 82, 83, 93, 94, 100, int.MaxValue, int.MinValue,
+        -1, 0, 1, 2, 3, 10, 20, 26, 29, 30, 31, 38, 58, 59, 60, 67, 82, 83, 93, 94, 101, int.MaxValue, int.MinValue,
     ];
 
     public static TheoryData<int> WideComputed => [OptionId.ReceiveMore, OptionId.Fd, OptionId.Events];
@@ -171,10 +171,13 @@ public sealed class SocketOptionsAccessTests
             [OptionId.PlainPassword] = OptionKind.String,
             [OptionId.ZapDomain] = OptionKind.String,
             [OptionId.SocksProxy] = OptionKind.String,
+            [OptionId.SocksUsername] = OptionKind.String,
+            [OptionId.SocksPassword] = OptionKind.String,
             [OptionId.BindToDevice] = OptionKind.String,
             [OptionId.CurvePublicKey] = OptionKind.CurveKey,
             [OptionId.CurveSecretKey] = OptionKind.CurveKey,
             [OptionId.CurveServerKey] = OptionKind.CurveKey,
+            [OptionId.Metadata] = OptionKind.ApplicationProperty,
         };
         foreach (IntegerOptionCase row in IntegerOptionCases.All.Where(c => c.Width == sizeof(int)))
         {

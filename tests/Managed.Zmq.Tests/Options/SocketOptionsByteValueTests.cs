@@ -17,6 +17,8 @@ public sealed class SocketOptionsByteValueTests
         { OptionId.ZapDomain, 255, ["global", "test"] },
         { OptionId.SocksProxy, 4096, ["", "127.0.0.1:1080", "proxy.example.com:1080"] },
         { OptionId.BindToDevice, 16, ["", "eth0", "lo"] },
+        { OptionId.SocksUsername, 255, ["", "socks-user"] },
+        { OptionId.SocksPassword, 255, ["", "socks secret"] },
     };
 
     /// <summary>String options with a length limit: one byte over it is EINVAL.</summary>
@@ -26,10 +28,12 @@ public sealed class SocketOptionsByteValueTests
         { OptionId.PlainPassword, 255 },
         { OptionId.ZapDomain, 255 },
         { OptionId.BindToDevice, 16 },
+        { OptionId.SocksUsername, 255 },
+        { OptionId.SocksPassword, 255 },
     };
 
     public static TheoryData<int> StringOptions =>
-        [OptionId.PlainUsername, OptionId.PlainPassword, OptionId.ZapDomain, OptionId.SocksProxy, OptionId.BindToDevice];
+        [OptionId.PlainUsername, OptionId.PlainPassword, OptionId.ZapDomain, OptionId.SocksProxy, OptionId.BindToDevice, OptionId.SocksUsername, OptionId.SocksPassword];
 
     [Theory]
     [MemberData(nameof(StringOptions))]
@@ -91,12 +95,16 @@ public sealed class SocketOptionsByteValueTests
         options.SetText(OptionId.PlainPassword, "pass");
         options.SetText(OptionId.SocksProxy, "127.0.0.1:1080");
         options.SetText(OptionId.BindToDevice, "eth0");
+        options.SetText(OptionId.SocksUsername, "socks-user");
+        options.SetText(OptionId.SocksPassword, "socks-pass");
 
         Assert.Equal("domain", options.ZapDomain);
         Assert.Equal("user", options.PlainUsername);
         Assert.Equal("pass", options.PlainPassword);
         Assert.Equal("127.0.0.1:1080", options.SocksProxy);
         Assert.Equal("eth0", options.BindToDevice);
+        Assert.Equal("socks-user", options.SocksUsername);
+        Assert.Equal("socks-pass", options.SocksPassword);
     }
 
     [Fact]

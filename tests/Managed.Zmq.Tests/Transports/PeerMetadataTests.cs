@@ -48,6 +48,46 @@ public sealed class PeerMetadataTests : TransportSockets
         Assert.Equal("127.0.0.1", reply.GetMetadata("Peer-Address"));
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void GetMetadata_MetadataOptionOverTcp_PeerSeesApplicationPropertiesBothWays(bool plain)
+    {
+        // PLAIN needs a ZAP handler on the server's side, as in libzmq 4.3.
+        using var auth = plain ? new ZapAuthenticator(Context) : null;
+        auth?.ConfigurePlain("*", new Dictionary<string, string> { ["user"] = "password" });
+        var router = Create(SocketType.Router);
+        var dealer = Create(SocketType.Dealer);
+        router.SetOption(SocketOption.Metadata, "X-Side:router");
+        dealer.SetOption(SocketOption.Metadata, "X-Side:dealer");
+        dealer.SetOption(SocketOption.Metadata, "X-Side:ignored"); // a name keeps its first value, as in libzmq
+        dealer.SetOption(SocketOption.Metadata, "X-Colon:a:b");
+        dealer.SetOption(SocketOption.Routing_Id, "cid");
+        if (plain)
+        {
+            router.SetOption(SocketOption.Plain_Server, 1);
+            dealer.SetOption(SocketOption.Plain_Username, "user");
+            dealer.SetOption(SocketOption.Plain_Password, "password");
+        }
+
+        router.Bind("tcp://127.0.0.1:*");
+        dealer.Connect(router.GetOptionString(SocketOption.Last_Endpoint));
+
+        dealer.Send("hello");
+        using var frames = router.RecvMultipart();
+        router.Send("cid", SendFlags.SendMore);
+        router.Send("back");
+        using var reply = new Message();
+        dealer.Recv(reply);
+
+        Assert.Equal("dealer", frames[1].GetMetadata("X-Side"));
+        Assert.Equal("dealer", frames[1].GetMetadata("x-side"));
+        Assert.Equal("a:b", frames[1].GetMetadata("X-Colon"));
+        Assert.Equal("DEALER", frames[1].GetMetadata("Socket-Type"));
+        Assert.Equal("router", reply.GetMetadata("X-Side"));
+        Assert.Null(reply.GetMetadata("X-Colon"));
+    }
+
     [Fact]
     public void GetMetadata_Ipc_PeerAddressIsLocalhostAndCredentials()
     {

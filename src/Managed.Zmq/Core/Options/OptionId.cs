@@ -87,9 +87,12 @@ internal static class OptionId
     public const int GssapiPrincipalNameType = 90;
     public const int GssapiServicePrincipalNameType = 91;
     public const int BindToDevice = 92;
+    public const int Metadata = 95;
+    public const int SocksUsername = 99;
+    public const int SocksPassword = 100;
 
-    /// <summary>One past the highest libzmq option number.</summary>
-    public const int Count = 93;
+    /// <summary>One past the highest option number; sizes the per-number tables.</summary>
+    public const int Count = 101;
 
     /// <summary>
     /// The first number of this library's own options. libzmq numbers its options densely from 1 and its draft

@@ -24,6 +24,12 @@ internal enum OptionKind
     /// <summary>A write that the socket acts on (Subscribe/Unsubscribe); <see cref="SocketOptions"/> only checks access and socket type.</summary>
     Action,
 
+    /// <summary>
+    /// One "X-name:value" application property per write (the Metadata option): each write adds a property to those
+    /// sent in the handshake; write-only, as in libzmq.
+    /// </summary>
+    ApplicationProperty,
+
     /// <summary>Unknown number, or a feature this build does not have (GSSAPI, VMCI, Blocky on a socket): EINVAL both ways.</summary>
     Unsupported,
 }

@@ -16,14 +16,16 @@ internal static class OptionTable
     public const int PlainPasswordSlot = 2;
     public const int SocksProxySlot = 3;
     public const int BindToDeviceSlot = 4;
-    public const int TextSlotCount = 5;
-    public const int RoutingIdSlot = 5;
-    public const int ConnectRoutingIdSlot = 6;
-    public const int XpubWelcomeMessageSlot = 7;
-    public const int CurvePublicKeySlot = 8;
-    public const int CurveSecretKeySlot = 9;
-    public const int CurveServerKeySlot = 10;
-    public const int BlobSlotCount = 11;
+    public const int SocksUsernameSlot = 5;
+    public const int SocksPasswordSlot = 6;
+    public const int TextSlotCount = 7;
+    public const int RoutingIdSlot = 7;
+    public const int ConnectRoutingIdSlot = 8;
+    public const int XpubWelcomeMessageSlot = 9;
+    public const int CurvePublicKeySlot = 10;
+    public const int CurveSecretKeySlot = 11;
+    public const int CurveServerKeySlot = 12;
+    public const int BlobSlotCount = 13;
 
     /// <summary>Routing ids and the length-limited strings are capped at what fits a one-octet length on the wire.</summary>
     private const int MaxShortLength = 255;
@@ -142,6 +144,10 @@ internal static class OptionTable
         rows[OptionId.MulticastMaxTpdu] = Int32(1, Max, 1500);
         rows[OptionId.UseFd] = Int32(-1, Max, -1);
         rows[OptionId.BindToDevice] = Blob(OptionKind.String, RW, 0, MaxDeviceNameLength, BindToDeviceSlot);
+        // RFC 1929 §2: username and password each travel with a one-octet length. libzmq 4.3.4 refuses longer ones.
+        rows[OptionId.SocksUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksUsernameSlot);
+        rows[OptionId.SocksPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksPasswordSlot);
+        rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
 
         // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).
         rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, DefaultMaxConnections);

@@ -112,6 +112,11 @@ internal sealed partial class SocketOptions
 
     public string SocksProxy => _texts[OptionTable.SocksProxySlot];
 
+    /// <summary>Empty when none is set; then the SOCKS client offers only "no authentication", as libzmq does.</summary>
+    public string SocksUsername => _texts[OptionTable.SocksUsernameSlot];
+
+    public string SocksPassword => _texts[OptionTable.SocksPasswordSlot];
+
     public string BindToDevice => _texts[OptionTable.BindToDeviceSlot];
 
     public ReadOnlySpan<byte> CurvePublicKey => _blobs[OptionTable.CurvePublicKeySlot];

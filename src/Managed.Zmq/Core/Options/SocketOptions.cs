@@ -37,6 +37,9 @@ internal sealed partial class SocketOptions
     /// <summary>Raw server flag, set by Plain_Server/Curve_Server and cleared by the client-side options.</summary>
     private bool _asServer;
 
+    /// <summary>The Metadata option's properties in name order; replaced, never changed, so clones can share it.</summary>
+    private ApplicationProperty[] _applicationProperties = [];
+
     public SocketOptions(SocketType socketType, bool ipv6Default)
     {
         Debug.Assert((uint)socketType <= (uint)SocketType.Stream, "The socket validates its type before creating options.");
@@ -68,6 +71,8 @@ internal sealed partial class SocketOptions
         _texts = (string[])source._texts.Clone();
         _mechanism = source._mechanism;
         _asServer = source._asServer;
+        _applicationProperties = source._applicationProperties;
+        ApplicationMetadata = source.ApplicationMetadata;
     }
 
     public SocketType SocketType { get; }
@@ -136,6 +141,9 @@ internal sealed partial class SocketOptions
 
             case OptionKind.CurveKey:
                 return TrySetCurveKey(option, row.Slot, value);
+
+            case OptionKind.ApplicationProperty:
+                return TryAddApplicationProperty(value);
 
             case OptionKind.Action:
                 // Subscriptions go to SUB, or to an XPUB whose application manages them itself.
