@@ -331,6 +331,10 @@ internal sealed partial class ZmtpConnection
                 buffer.AsSpan(offset, frameLength).CopyTo(buffer.AsSpan(offset - dropped));
             }
 
+            // The frame stays in the queue as it came, but its reserved flag bits (RFC 23) were the
+            // peer's to set and are ours to ignore: the queue marks frames held by reference with one.
+            buffer[offset - dropped] &= (byte)ZmtpFrame.DefinedFlags;
+
             if (header.IsCommand)
             {
                 messages++;

@@ -17,7 +17,7 @@ internal static class ZmtpFrame
 
     // Only the three defined bits survive decoding; RFC 23 §Framing reserves the rest and libzmq
     // ignores them on receipt (L10), so a peer that sets them must not change what we decode.
-    private const ZmtpFrameFlags DefinedFlags = ZmtpFrameFlags.More | ZmtpFrameFlags.Long | ZmtpFrameFlags.Command;
+    public const ZmtpFrameFlags DefinedFlags = ZmtpFrameFlags.More | ZmtpFrameFlags.Long | ZmtpFrameFlags.Command;
 
     /// <summary>The header length the encoder uses for a body of <paramref name="bodyLength"/> octets.</summary>
     /// <remarks>A long size is used only above 255 octets, exactly as libzmq's encoder does (L10).</remarks>

@@ -142,6 +142,32 @@ public sealed class CommandStreamTests : ResilienceFixture
     }
 
     [Fact]
+    public void Read_ReservedFlagBitsSetByPeer_IgnoredAndMessagesIntact()
+    {
+        var guard = InternalErrorsGuard.Start();
+        var pull = Create(SocketType.Pull);
+        using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(pull)));
+        peer.CompleteNullHandshake("PUSH");
+
+        // Every reserved bit set on a two-frame message and on a single frame (RFC 23: libzmq ignores them).
+        var first = ZmtpBytes.Message("one", more: true);
+        var second = ZmtpBytes.Message("two");
+        var third = ZmtpBytes.Message("three");
+        first[0] |= 0xF8;
+        second[0] |= 0xF8;
+        third[0] |= 0x80;
+        peer.Send(ZmtpBytes.Concat(first, second, third));
+
+        Assert.Equal("one", pull.RecvString());
+        Assert.True(pull.HasMore);
+        Assert.Equal("two", pull.RecvString());
+        Assert.False(pull.HasMore);
+        Assert.Equal("three", pull.RecvString());
+        Assert.False(pull.HasMore);
+        guard.AssertNoneSince();
+    }
+
+    [Fact]
     public void Read_UnknownCommandFloodToPullNotReading_NothingBufferedAndConnectionKept()
     {
         var guard = InternalErrorsGuard.Start();

@@ -50,7 +50,7 @@ public abstract partial class SocketContractTests
     public void Pull_ThreePushers_FairQueuedAndOrderedPerPusher()
     {
         const int PerPusher = 100;
-        const int Attempts = 5;
+        const int Attempts = 20;
         var pull = Create(SocketType.Pull);
         string endpoint = Bind(pull);
         var pushers = Enumerable.Range(0, 3).Select(_ => Create(SocketType.Push)).ToArray();
