@@ -331,7 +331,7 @@ public sealed class Context : IDisposable
     }
 
     /// <summary>
-    /// LINGER as termination applies it: with BLOCKY off, -1 counts as 0 (API §3.1); once a
+    /// LINGER as termination applies it: with BLOCKY off, -1 counts as 0 (as in Net.Zmq); once a
     /// <see cref="Terminate"/> deadline has passed, every LINGER counts as 0.
     /// </summary>
     internal int EffectiveLinger(int linger)

@@ -68,7 +68,7 @@ public sealed unsafe partial class Message
     /// <summary>
     /// For a receive of a large frame: takes over the pooled buffer the connection read the frame into, instead of
     /// copying it. A pooled message trades buffers with the socket's pool when both come from the same bucket, so
-    /// it stays pooled and each pool keeps its count (API §4.3); any other message takes the buffer as Lent content.
+    /// it stays pooled and each pool keeps its count (as in Net.Zmq); any other message takes the buffer as Lent content.
     /// False, with nothing changed, when its buffer cannot be taken (inproc, another bucket). Only for frames of at
     /// least <see cref="TakeOverThreshold"/> bytes: smaller ones never have a buffer of their own.
     /// </summary>

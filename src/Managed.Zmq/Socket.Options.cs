@@ -167,7 +167,7 @@ public sealed partial class Socket
             case OptionId.Events:
                 return OptionValue.TryWriteInt32Widened(buffer, _core.Events, out length);
             case OptionId.Fd:
-                // An opaque, stable, non-zero value: there is no OS handle to poll (API §7).
+                // An opaque, stable, non-zero value: there is no OS handle to poll (as in Net.Zmq).
                 return OptionValue.TryWriteInt32Widened(buffer, (int)_id, out length);
             case OptionId.LastEndpoint:
                 return OptionValue.TryWriteString(buffer, _core.LastEndpoint, out length);

@@ -120,7 +120,7 @@ public sealed partial class Socket
             var status = _core.Send(message.Content, more, dontWait);
             if (status != SendStatus.Sent)
             {
-                // API §8.1: Send(Message) reports would-block by throwing, even with DontWait.
+                // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
                 ThrowSendFailure(status);
             }
 

@@ -11,7 +11,7 @@ namespace Managed.Zmq.Core;
 /// released message runs its callback from the ring.</para>
 /// <para>A small zero-copy frame is copied into the queue like any other small frame, so its memory
 /// is free as soon as Send has copied it; but the callback must not run inside Send on the caller's
-/// thread (issue #4). One thread-pool dispatch per message cost more than the copy saved (a wake-up
+/// thread. One thread-pool dispatch per message cost more than the copy saved (a wake-up
 /// of an idle thread each time), so overflowing callbacks gather here and run in batches: on an I/O thread
 /// right after it wrote a batch (<see cref="RunPending"/>), which under load is every few
 /// microseconds, or from a one-shot timer when no connection writes (inproc, or a lone message),

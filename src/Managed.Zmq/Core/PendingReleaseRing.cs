@@ -6,7 +6,7 @@ namespace Managed.Zmq.Core;
 /// </summary>
 /// <remarks>
 /// <para>A small zero-copy frame is copied at Send, so its memory is free once Send returns, but the callback must
-/// not run inside Send (issue #4). Nearly always the caller releases the message right after sending it (Dispose,
+/// not run inside Send. Nearly always the caller releases the message right after sending it (Dispose,
 /// Rebuild, a receive into it), on the same thread: the callback runs there, and the memory goes back to the
 /// allocator on the thread that took it. The shared <see cref="DeferredReleases"/> list did this with two
 /// lock passes per message and a list the I/O threads drained after every write; that bookkeeping cost more

@@ -44,7 +44,7 @@ internal sealed partial class SocketCore
 
     /// <summary>
     /// Sends one frame, waiting (spin briefly, then park) while the pattern would block, up to
-    /// SNDTIMEO. Only a message's first frame can wait (API §8.3).
+    /// SNDTIMEO. Only a message's first frame can wait (as in Net.Zmq).
     /// </summary>
     public SendStatus Send(ReadOnlySpan<byte> frame, bool more, bool dontWait)
     {

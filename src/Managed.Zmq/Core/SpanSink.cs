@@ -2,7 +2,7 @@ using Managed.Zmq.Patterns;
 
 namespace Managed.Zmq.Core;
 
-/// <summary>Copies a frame into a caller's span; truncates and reports the full size (libzmq, API §4.3).</summary>
+/// <summary>Copies a frame into a caller's span; truncates and reports the full size (as libzmq and Net.Zmq do).</summary>
 internal ref struct SpanSink : IFrameSink
 {
     private readonly Span<byte> _destination;

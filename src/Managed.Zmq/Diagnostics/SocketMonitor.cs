@@ -8,7 +8,7 @@ namespace Managed.Zmq.Diagnostics;
 /// <summary>
 /// A socket's monitor (libzmq monitor v1): events go out as two frames, a 6-byte header (uint16
 /// event, int32 value, little-endian) and the endpoint text, on a PAIR socket bound at an inproc
-/// endpoint that the application connects to (API §4.6, §5.5).
+/// endpoint that the application connects to (as in Net.Zmq).
 /// </summary>
 /// <remarks>
 /// Events are raised on I/O threads and user threads alike, so sends to the PAIR are serialised by a

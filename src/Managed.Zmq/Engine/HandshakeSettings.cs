@@ -8,7 +8,7 @@ internal sealed class HandshakeSettings
     /// <summary>The security mechanism's settings (its name goes in the greeting).</summary>
     public required MechanismSettings Mechanism { get; init; }
 
-    /// <summary>Largest frame accepted (MAXMSGSIZE), -1 for no limit; applies to handshake commands too (L10).</summary>
+    /// <summary>Largest frame accepted (MAXMSGSIZE), -1 for no limit; applies to handshake commands too (docs/libzmq-behaviour.md L10).</summary>
     public long MaxMessageSize { get; init; } = -1;
 
     /// <summary>Carries a ZAP request to the handler and returns its reply frames (null when there is none).</summary>

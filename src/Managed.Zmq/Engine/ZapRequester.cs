@@ -8,7 +8,7 @@ namespace Managed.Zmq.Engine;
 /// Carries one connection's ZAP request from its handshake to the handler bound at
 /// <c>inproc://zeromq.zap.01</c> in the same context and brings back its reply (RFC 27). Each
 /// request gets its own internal DEALER, as each libzmq session has its own ZAP socket, which is
-/// why libzmq can always use request id "1" (L21): a reply can only reach the DEALER that asked.
+/// why libzmq can always use request id "1" (docs/libzmq-behaviour.md L21): a reply can only reach the DEALER that asked.
 /// </summary>
 /// <remarks>
 /// A request is abandoned with its connection (<see cref="Abandon"/>): a handler that never answers

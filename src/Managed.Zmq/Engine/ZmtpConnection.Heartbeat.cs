@@ -11,7 +11,7 @@ internal sealed partial class ZmtpConnection
     private ReactorTimer? _heartbeatTimer;
     private int _heartbeatPeriod;
 
-    /// <summary>When traffic last arrived (any frame counts as a sign of life, L13).</summary>
+    /// <summary>When traffic last arrived (any frame counts as a sign of life, docs/libzmq-behaviour.md L13).</summary>
     private long _lastReceived;
 
     private long _lastPingSent;
@@ -21,7 +21,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>The TTL the peer asked for in its last PING, in ms; 0 when none.</summary>
     private int _peerTtl;
 
-    /// <summary>Starts HEARTBEAT_IVL pings once the handshake is done (L13: never before).</summary>
+    /// <summary>Starts HEARTBEAT_IVL pings once the handshake is done (docs/libzmq-behaviour.md L13: never before).</summary>
     private void StartHeartbeats()
     {
         _lastReceived = Environment.TickCount64;
@@ -71,7 +71,7 @@ internal sealed partial class ZmtpConnection
         }
 
         // Our first PING since the last traffic went unanswered for HEARTBEAT_TIMEOUT (libzmq starts
-        // that timer once and later PINGs do not restart it, L13).
+        // that timer once and later PINGs do not restart it, docs/libzmq-behaviour.md L13).
         if (_pingOutstanding && now - _firstUnansweredPing >= options.HeartbeatTimeout)
         {
             Close(DisconnectReason.Timeout);
@@ -81,7 +81,7 @@ internal sealed partial class ZmtpConnection
         int interval = options.HeartbeatInterval;
         if (interval > 0 && now - _lastPingSent >= interval - (_heartbeatPeriod / 2))
         {
-            // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (L13).
+            // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (docs/libzmq-behaviour.md L13).
             QueueControl(static (span, ttl) => ZmtpHeartbeat.WritePing(span, ttl, default), ZmtpHeartbeat.ToTtlDeciseconds(options.HeartbeatTtl));
             _lastPingSent = now;
             if (!_pingOutstanding)

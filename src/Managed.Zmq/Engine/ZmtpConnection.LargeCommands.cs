@@ -21,7 +21,7 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Decides on the large command frame waiting at the parse offset from the start of its body: its name,
-    /// and for PING the TTL and context. A command that is dropped anyway (L11) need not be buffered, so a
+    /// and for PING the TTL and context. A command that is dropped anyway (docs/libzmq-behaviour.md L11) need not be buffered, so a
     /// peer's one huge unknown command costs no memory of its size. <paramref name="remaining"/> is what is
     /// still to come of a frame to discard.
     /// </summary>

@@ -201,7 +201,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>
     /// Decrypts every whole MESSAGE received so far into the inbound queue as plain ZMTP frames,
     /// which <see cref="ParseReceived"/> then treats exactly like clear traffic. A MAC failure or a
-    /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, L9).
+    /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, docs/libzmq-behaviour.md L9).
     /// </summary>
     private bool DecryptAvailable(Pipe pipe)
     {
@@ -278,7 +278,7 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     /// <remarks>
     /// Only a publisher's SUBSCRIBE and CANCEL between messages stay in the queue, each counted as one
-    /// message so that RCVHWM stops the reads as libzmq's pipe does (L11). Every other command is taken
+    /// message so that RCVHWM stops the reads as libzmq's pipe does (docs/libzmq-behaviour.md L11). Every other command is taken
     /// out of the stream here, wherever it comes: libzmq sends PING when its timer fires, between the
     /// frames of a message too, and a command must neither split a message nor reach the application
     /// (RFC 37 §Connection Heartbeating), nor take queue space the application never frees.
@@ -305,7 +305,7 @@ internal sealed partial class ZmtpConnection
                 break;
             }
 
-            // L10: MAXMSGSIZE is checked per frame, commands included, before the body is buffered.
+            // docs/libzmq-behaviour.md L10: MAXMSGSIZE is checked per frame, commands included, before the body is buffered.
             if (status == ZmtpStatus.Malformed || header.BodyLength > LargestFrame
                 || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize))
             {
@@ -373,7 +373,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// A command after the handshake (L11): PING is answered, and true is returned only for what must
+    /// A command after the handshake (docs/libzmq-behaviour.md L11): PING is answered, and true is returned only for what must
     /// stay in the queue, a SUBSCRIBE or CANCEL to a publisher between messages. PONG only counted as
     /// traffic; everything else (unknown or malformed commands, READY or ERROR again) is dropped without
     /// closing the connection, as libzmq drops it.

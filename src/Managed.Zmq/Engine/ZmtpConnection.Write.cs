@@ -77,7 +77,7 @@ internal sealed partial class ZmtpConnection
 
                 if (pipe.PeerMinorVersion == 0)
                 {
-                    // A 3.0 peer knows no SUBSCRIBE/CANCEL commands: they go as 0x01/0x00 messages (L12).
+                    // A 3.0 peer knows no SUBSCRIBE/CANCEL commands: they go as 0x01/0x00 messages (docs/libzmq-behaviour.md L12).
                     int command = FindCommand(batch.Span);
                     if (command == 0)
                     {

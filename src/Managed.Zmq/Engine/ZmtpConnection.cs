@@ -307,7 +307,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         return zap.ExchangeAsync(request);
     }
 
-    /// <summary>L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>
+    /// <summary>docs/libzmq-behaviour.md L14: a handshake not finished within HANDSHAKE_IVL drops the connection (a connecter retries).</summary>
     private void OnHandshakeTimeout()
     {
         if (_pipe is null)

@@ -14,7 +14,7 @@ namespace Managed.Zmq.Engine;
 /// <remarks>
 /// The greeting goes out in libzmq 4.3's three steps (signature, major version, rest), each sent
 /// as soon as the peer's corresponding octets are in, so two such peers never wait on each other
-/// (L1). A ZMTP 2.0 peer is served ZMTP 2.0 instead (RFC 15), as libzmq serves it.
+/// (docs/libzmq-behaviour.md L1). A ZMTP 2.0 peer is served ZMTP 2.0 instead (RFC 15), as libzmq serves it.
 /// </remarks>
 internal sealed class ZmtpHandshake
 {
@@ -50,7 +50,7 @@ internal sealed class ZmtpHandshake
     {
         var mechanismSettings = _settings.Mechanism;
         var greeting = new byte[ZmtpGreeting.Length];
-        // L1/L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
+        // docs/libzmq-behaviour.md L1/L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
         // so we send 0 too: byte-for-byte the greeting a libzmq peer would send.
         ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, asServer: false, mechanismSettings.RoutingId.Length);
 
@@ -101,7 +101,7 @@ internal sealed class ZmtpHandshake
         _start += ZmtpGreeting.Length;
 
         // RFC 23 §Authentication and Confidentiality: a mechanism that differs in any of its 20
-        // octets MUST close the connection. libzmq sends no ERROR here (L4).
+        // octets MUST close the connection. libzmq sends no ERROR here (docs/libzmq-behaviour.md L4).
         if (peer.Mechanism != mechanismSettings.Mechanism)
         {
             return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH);
@@ -215,7 +215,7 @@ internal sealed class ZmtpHandshake
                     : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
             }
 
-            // libzmq recognises handshake commands by their body alone (L7): the COMMAND bit is not checked.
+            // libzmq recognises handshake commands by their body alone (docs/libzmq-behaviour.md L7): the COMMAND bit is not checked.
             // A processed command is wiped: a PLAIN HELLO carries a password.
             int frameLength = header.HeaderLength + (int)header.BodyLength;
             mechanism.ProcessCommand(_buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength));
@@ -275,7 +275,7 @@ internal sealed class ZmtpHandshake
 
             if (status == ZmtpStatus.Done)
             {
-                // A handshake command is small; anything huge is hostile (and MAXMSGSIZE applies, L10).
+                // A handshake command is small; anything huge is hostile (and MAXMSGSIZE applies, docs/libzmq-behaviour.md L10).
                 long limit = _settings.MaxMessageSize >= 0 ? Math.Min(_settings.MaxMessageSize, 1 << 20) : 1 << 20;
                 if (header.BodyLength > limit)
                 {

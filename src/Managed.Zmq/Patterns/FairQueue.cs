@@ -211,7 +211,7 @@ internal sealed class FairQueue
                 return true;
             }
 
-            // PING/PONG were answered by the engine; other commands are ignored (L11).
+            // PING/PONG were answered by the engine; other commands are ignored (docs/libzmq-behaviour.md L11).
             pipe.ConsumeFrame(header);
         }
 

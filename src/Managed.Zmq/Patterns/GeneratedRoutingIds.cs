@@ -4,7 +4,7 @@ namespace Managed.Zmq.Patterns;
 
 /// <summary>
 /// Names for peers that announced none: 5 octets, 0x00 then a 32-bit big-endian counter that
-/// starts at a random value (L16), as libzmq's ROUTER and STREAM generate them.
+/// starts at a random value (docs/libzmq-behaviour.md L16), as libzmq's ROUTER and STREAM generate them.
 /// </summary>
 internal sealed class GeneratedRoutingIds
 {

@@ -3,7 +3,7 @@ using Managed.Zmq.Core;
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// PAIR (RFC 31): exactly one peer. A second peer is ignored, its messages never delivered (L18).
+/// PAIR (RFC 31): exactly one peer. A second peer is ignored, its messages never delivered (docs/libzmq-behaviour.md L18).
 /// </summary>
 internal sealed class Pair : Pattern
 {

@@ -7,7 +7,7 @@ namespace Managed.Zmq.Patterns;
 /// <summary>
 /// PUB and XPUB (RFC 29): each message goes to every subscriber whose subscriptions match its first
 /// frame, and is dropped for a subscriber whose queue is full. Subscriptions arrive in both forms
-/// whatever the peer's version (L12) and are kept in one <see cref="SubscriptionTable"/>, a set of
+/// whatever the peer's version (docs/libzmq-behaviour.md L12) and are kept in one <see cref="SubscriptionTable"/>, a set of
 /// connections per topic. XPUB also hands new and last-gone topics (or all of them, when verbose)
 /// and any other upstream message to the application.
 /// Upstream frames are applied on the application's thread, in batches of at most
@@ -162,7 +162,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
 
         if (subscribe)
         {
-            // L12: a set per connection, so a repeated SUBSCRIBE has no further effect.
+            // docs/libzmq-behaviour.md L12: a set per connection, so a repeated SUBSCRIBE has no further effect.
             bool added = _subscriptions.Subscribe(topic, pipe, out bool first);
             if (_isXPub && ((added && first) || options.XpubVerbose || options.XpubVerboser))
             {
@@ -232,7 +232,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
 
             if (sink.Blocked)
             {
-                // Xpub_Nodrop turns the drop into EAGAIN (API §8.2).
+                // Xpub_Nodrop turns the drop into EAGAIN (as in Net.Zmq).
                 _targets.Clear();
                 return SendStatus.WouldBlock;
             }

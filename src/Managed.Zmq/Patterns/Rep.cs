@@ -54,7 +54,7 @@ internal sealed class Rep : Pattern
                 _in.Consume(pipe, header);
                 if (!header.More)
                 {
-                    // L17: a request that ends before a delimiter is dropped silently.
+                    // docs/libzmq-behaviour.md L17: a request that ends before a delimiter is dropped silently.
                     _envelope.Clear();
                     _replyPipe = null;
                     continue;

@@ -131,7 +131,7 @@ internal sealed class Req : Pattern
 
             if (!_inReply)
             {
-                // L17: a reply must start with the empty delimiter; anything else is discarded.
+                // docs/libzmq-behaviour.md L17: a reply must start with the empty delimiter; anything else is discarded.
                 if (body.Length != 0 || !header.More)
                 {
                     DiscardMessage(pipe, header);

@@ -58,7 +58,7 @@ internal sealed class Router : Pattern
         {
             if (!Socket.Options.RouterHandover)
             {
-                // L16: a duplicate id is ignored; the newcomer stays anonymous and unheard.
+                // docs/libzmq-behaviour.md L16: a duplicate id is ignored; the newcomer stays anonymous and unheard.
                 return;
             }
 

@@ -4,7 +4,7 @@ namespace Managed.Zmq.Patterns;
 
 /// <summary>
 /// SUB and XSUB (RFC 29). SUB subscribes through options, filters what it receives (libzmq filters
-/// again at the subscriber, L12) and cannot send. XSUB subscribes by sending 0x01/0x00 messages,
+/// again at the subscriber, docs/libzmq-behaviour.md L12) and cannot send. XSUB subscribes by sending 0x01/0x00 messages,
 /// forwards every message it sends to all publishers, and receives without filtering.
 /// Subscriptions are re-sent to a publisher each time a connection to it comes up.
 /// </summary>
@@ -54,7 +54,7 @@ internal sealed class Sub : Pattern
 
     public override void Connected(Pipe pipe)
     {
-        // A reconnect starts a new session at the publisher: re-send everything (L12).
+        // A reconnect starts a new session at the publisher: re-send everything (docs/libzmq-behaviour.md L12).
         if (pipe.PatternState == s_lost)
         {
             pipe.PatternState = null;
@@ -71,7 +71,7 @@ internal sealed class Sub : Pattern
             return ZmqConstants.EINVAL;
         }
 
-        // L12: every SUBSCRIBE goes out (the publisher keeps a set); CANCEL only at the last unsubscribe.
+        // docs/libzmq-behaviour.md L12: every SUBSCRIBE goes out (the publisher keeps a set); CANCEL only at the last unsubscribe.
         bool send = true;
         if (subscribe)
         {
@@ -110,7 +110,7 @@ internal sealed class Sub : Pattern
         {
             if (frame.Length > 0 && (frame[0] == 1 || frame[0] == 0))
             {
-                // Remember it so it is re-sent after a reconnect; it still goes out as a plain message (L12).
+                // Remember it so it is re-sent after a reconnect; it still goes out as a plain message (docs/libzmq-behaviour.md L12).
                 // Like SUB, every subscribe goes out but a cancel only when its last reference goes.
                 if (frame[0] == 1)
                 {
@@ -172,7 +172,7 @@ internal sealed class Sub : Pattern
                 return true;
             }
 
-            // A filtered message is dropped whole (API §8.3).
+            // A filtered message is dropped whole (as in Net.Zmq).
             _in.Consume(pipe, header);
             bool more = header.More;
             while (more && _in.TryPeek(out pipe, out header, out _))

@@ -8,7 +8,7 @@ namespace Managed.Zmq.Patterns;
 /// <summary>
 /// Queues a (un)subscription for one publisher. It is queued as a SUBSCRIBE/CANCEL command, the
 /// 3.1 form (RFC 37 §Publish-Subscribe); the engine rewrites it as a 0x01/0x00 message when the
-/// peer turns out to speak 3.0 (L12), since the peer's version is unknown until the handshake.
+/// peer turns out to speak 3.0 (docs/libzmq-behaviour.md L12), since the peer's version is unknown until the handshake.
 /// </summary>
 internal static class SubscriptionWriter
 {

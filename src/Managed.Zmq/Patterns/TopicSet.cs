@@ -5,7 +5,7 @@ namespace Managed.Zmq.Patterns;
 
 /// <summary>
 /// A subscriber's own prefix subscriptions with a count per topic: subscribing twice needs two
-/// unsubscribes (RFC 29; libzmq counts on the subscriber side, L12). Kept in a radix trie, so adding,
+/// unsubscribes (RFC 29; libzmq counts on the subscriber side, docs/libzmq-behaviour.md L12). Kept in a radix trie, so adding,
 /// removing and matching a message cost the topic's or message's length, not the number of topics.
 /// </summary>
 internal sealed class TopicSet

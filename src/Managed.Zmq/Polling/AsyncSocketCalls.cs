@@ -31,7 +31,7 @@ internal static class AsyncSocketCalls
 
     /// <summary>
     /// Sends a frame after the first of its message was accepted. It does not wait: HWMs count whole
-    /// messages, so the rest of a message is always accepted (API §8.3).
+    /// messages, so the rest of a message is always accepted (as in Net.Zmq).
     /// </summary>
     public static void SendRemaining(SocketCore core, ReadOnlySpan<byte> frame, bool more)
     {

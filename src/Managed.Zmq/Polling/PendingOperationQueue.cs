@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Polling;
 
 /// <summary>
-/// FIFO of the pending operations in one direction of one socket (API §5.9: same-direction operations
+/// FIFO of the pending operations in one direction of one socket (As in Net.Zmq: same-direction operations
 /// complete in call order). Intrusive and doubly linked so cancellation can unlink any node.
 /// Not synchronised: the owning <see cref="SocketAsyncState"/> holds its lock around every call.
 /// </summary>

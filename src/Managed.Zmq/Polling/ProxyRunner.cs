@@ -192,7 +192,7 @@ internal sealed class ProxyRunner
             bytes += (ulong)frame.Size;
             _capture?.Send(frame.Data, flags);
 
-            // The destination was writable, and only a message's first frame can wait (API §8.3).
+            // The destination was writable, and only a message's first frame can wait (as in Net.Zmq).
             to.Send(frame, flags);
             if (!more)
             {

@@ -5,7 +5,7 @@ namespace Managed.Zmq.Polling;
 
 /// <summary>
 /// SendMultipartAsync: waits only for the first frame; once it is accepted the others follow at once,
-/// because HWMs count whole messages (API §8.3). Frames are consumed as <c>SendMultipart</c> consumes them.
+/// because HWMs count whole messages (as in Net.Zmq). Frames are consumed as <c>SendMultipart</c> consumes them.
 /// </summary>
 internal readonly struct SendMultipartAttempt : IAsyncAttempt<bool>
 {

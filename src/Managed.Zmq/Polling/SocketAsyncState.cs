@@ -5,7 +5,7 @@ namespace Managed.Zmq.Polling;
 
 /// <summary>
 /// The asynchronous side of one socket: two FIFO queues of pending operations (sends, receives) and
-/// the retry that runs them on the thread pool when the socket is notified (API §5.9).
+/// the retry that runs them on the thread pool when the socket is notified (as in Net.Zmq).
 /// </summary>
 /// <remarks>
 /// <para>

@@ -3,7 +3,7 @@ using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Polling;
 
-/// <summary>ZMQ_EVENTS of a socket as <see cref="PollEvents"/>, with the Poller's error rules (API §5.3).</summary>
+/// <summary>ZMQ_EVENTS of a socket as <see cref="PollEvents"/>, with the Poller's error rules (as in Net.Zmq).</summary>
 internal static class SocketReadiness
 {
     /// <summary>

@@ -6,7 +6,7 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// The client side of CurveZMQ (RFC 26 with errata 2-6 and L9): HELLO, WELCOME, INITIATE (cookie,
+/// The client side of CurveZMQ (RFC 26 with errata 2-6 and docs/libzmq-behaviour.md L9): HELLO, WELCOME, INITIATE (cookie,
 /// vouch, metadata), READY, then MESSAGE traffic.
 /// </summary>
 internal sealed class CurveClient : CurveMechanismBase
@@ -105,7 +105,7 @@ internal sealed class CurveClient : CurveMechanismBase
 
     private void ProcessWelcome(ReadOnlySpan<byte> body)
     {
-        // L9: the client insists on exactly 168 octets, and reports anything else as cryptographic.
+        // docs/libzmq-behaviour.md L9: the client insists on exactly 168 octets, and reports anything else as cryptographic.
         if (body.Length != CurveProtocol.WelcomeBodySize)
         {
             FailCryptographic();
@@ -176,7 +176,7 @@ internal sealed class CurveClient : CurveMechanismBase
 
     private void ProcessReady(ReadOnlySpan<byte> body)
     {
-        // L9: READY is at least 30 octets.
+        // docs/libzmq-behaviour.md L9: READY is at least 30 octets.
         if (body.Length < CurveProtocol.MinReadyBodySize)
         {
             Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_READY));

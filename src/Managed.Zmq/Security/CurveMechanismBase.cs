@@ -8,7 +8,7 @@ namespace Managed.Zmq.Security;
 
 /// <summary>
 /// What the CURVE client and server share: short nonces and the MESSAGE encoding of traffic
-/// (RFC 26 §The MESSAGE Command, errata 3 and 5, L9).
+/// (RFC 26 §The MESSAGE Command, errata 3 and 5, docs/libzmq-behaviour.md L9).
 /// </summary>
 internal abstract class CurveMechanismBase : MechanismBase
 {
@@ -24,10 +24,10 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// <summary>Set once the keys are wiped (failure or disposal): no MESSAGE is sealed or opened after that.</summary>
     private bool _keysWiped;
 
-    /// <summary>The short nonce for the next command we send; starts at 1 (L9).</summary>
+    /// <summary>The short nonce for the next command we send; starts at 1 (docs/libzmq-behaviour.md L9).</summary>
     private ulong _nextNonce = 1;
 
-    /// <summary>The last short nonce accepted from the peer; 0 before any (L9).</summary>
+    /// <summary>The last short nonce accepted from the peer; 0 before any (docs/libzmq-behaviour.md L9).</summary>
     private ulong _lastPeerNonce;
 
     protected CurveMechanismBase(MechanismSettings settings)
@@ -53,7 +53,7 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// <inheritdoc/>
     /// <remarks>
     /// The MESSAGE goes out as a ZMTP message frame with no flags (libzmq's CURVE encoder does the
-    /// same): MORE and COMMAND travel inside the box as payload flags 0x01 and 0x02 (L9). The
+    /// same): MORE and COMMAND travel inside the box as payload flags 0x01 and 0x02 (docs/libzmq-behaviour.md L9). The
     /// source frame must not overlap <paramref name="destination"/>.
     /// </remarks>
     public override int Encode(ReadOnlySpan<byte> frame, Span<byte> destination)
@@ -113,7 +113,7 @@ internal abstract class CurveMechanismBase : MechanismBase
 
     /// <inheritdoc/>
     /// <remarks>
-    /// Checks in libzmq's order (L9): the 07 "MESSAGE" prefix (else ZMTP_UNEXPECTED_COMMAND), the
+    /// Checks in libzmq's order (docs/libzmq-behaviour.md L9): the 07 "MESSAGE" prefix (else ZMTP_UNEXPECTED_COMMAND), the
     /// 33-octet minimum (MALFORMED_COMMAND_MESSAGE), a nonce strictly above the last one
     /// (ZMTP_INVALID_SEQUENCE), then the box (ZMTP_CRYPTOGRAPHIC). On -2 <see cref="IMechanism.Error"/>
     /// says which. <paramref name="destination"/> must not overlap <paramref name="commandBody"/>.
@@ -186,7 +186,7 @@ internal abstract class CurveMechanismBase : MechanismBase
 
     protected override void OnFailed() => ZeroKeys();
 
-    /// <summary>Takes the next short nonce to send (L9: 1, 2, 3, …).</summary>
+    /// <summary>Takes the next short nonce to send (docs/libzmq-behaviour.md L9: 1, 2, 3, …).</summary>
     protected ulong TakeNonce() => _nextNonce++;
 
     /// <summary>

@@ -48,7 +48,7 @@ internal static class CurveProtocol
     /// <summary>Payload flag bit 0: more frames follow (RFC 26 §The MESSAGE Command).</summary>
     public const byte FlagMore = 0x01;
 
-    /// <summary>Payload flag bit 1: the payload is a ZMTP command (erratum 5; L9).</summary>
+    /// <summary>Payload flag bit 1: the payload is a ZMTP command (erratum 5; docs/libzmq-behaviour.md L9).</summary>
     public const byte FlagCommand = 0x02;
 
     public static ReadOnlySpan<byte> HelloPrefix => "CurveZMQHELLO---"u8;

@@ -6,8 +6,8 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// The server side of CurveZMQ (RFC 26 with errata 2-6 and L9). ZAP, when a handler is bound, sees
-/// the client's permanent key after INITIATE; without one, every client is accepted (API §8.8).
+/// The server side of CurveZMQ (RFC 26 with errata 2-6 and docs/libzmq-behaviour.md L9). ZAP, when a handler is bound, sees
+/// the client's permanent key after INITIATE; without one, every client is accepted (as in Net.Zmq).
 /// </summary>
 internal sealed class CurveServer : CurveMechanismBase
 {
@@ -81,7 +81,7 @@ internal sealed class CurveServer : CurveMechanismBase
 
     private void ProcessHello(ReadOnlySpan<byte> body)
     {
-        // RFC 26 §The HELLO Command and L9: exactly 200 octets, version 1.0; the padding is not checked.
+        // RFC 26 §The HELLO Command and docs/libzmq-behaviour.md L9: exactly 200 octets, version 1.0; the padding is not checked.
         if (body.Length != CurveProtocol.HelloBodySize || body[6] != 1 || body[7] != 0)
         {
             Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO));
@@ -95,7 +95,7 @@ internal sealed class CurveServer : CurveMechanismBase
         ReadOnlySpan<byte> shortNonce = body.Slice(NonceOffset, CurveProtocol.ShortNonceSize);
 
         // The signature box proves the client knows c′ and our S; a box that does not open (or a
-        // C′ of small order) is ZMTP_CRYPTOGRAPHIC (L9).
+        // C′ of small order) is ZMTP_CRYPTOGRAPHIC (docs/libzmq-behaviour.md L9).
         Span<byte> helloKey = stackalloc byte[CurveProtocol.KeySize];
         Span<byte> signature = stackalloc byte[64];
         if (!Crypto.BoxBeforeNm(_clientTransient, Settings.CurveSecretKey, helloKey)
@@ -152,7 +152,7 @@ internal sealed class CurveServer : CurveMechanismBase
 
     private void ProcessInitiate(ReadOnlySpan<byte> body)
     {
-        // L9: INITIATE is at least 257 octets.
+        // docs/libzmq-behaviour.md L9: INITIATE is at least 257 octets.
         if (body.Length < CurveProtocol.MinInitiateBodySize)
         {
             Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_INITIATE));
@@ -203,7 +203,7 @@ internal sealed class CurveServer : CurveMechanismBase
             return;
         }
 
-        // The vouch: Box[C′ + S](C→S′) under "VOUCH---" + its long nonce. Only C′ is compared (L9).
+        // The vouch: Box[C′ + S](C→S′) under "VOUCH---" + its long nonce. Only C′ is compared (docs/libzmq-behaviour.md L9).
         byte[] clientPermanent = plaintext.AsSpan(0, CurveProtocol.KeySize).ToArray();
         Span<byte> vouchKey = stackalloc byte[CurveProtocol.KeySize];
         Span<byte> vouchPlaintext = stackalloc byte[2 * CurveProtocol.KeySize];
@@ -234,7 +234,7 @@ internal sealed class CurveServer : CurveMechanismBase
             return;
         }
 
-        // L9: with a ZAP handler the client's permanent key is the credential; without one,
+        // docs/libzmq-behaviour.md L9: with a ZAP handler the client's permanent key is the credential; without one,
         // every client is accepted.
         if (Settings.ZapHandlerPresent)
         {

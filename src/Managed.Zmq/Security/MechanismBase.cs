@@ -172,7 +172,7 @@ internal abstract class MechanismBase : IMechanism
             return;
         }
 
-        // RFC 27 §Message Format and L7/L8/L9: a refusal is HANDSHAKE_FAILED_AUTH with the status.
+        // RFC 27 §Message Format and docs/libzmq-behaviour.md L7/L8/L9: a refusal is HANDSHAKE_FAILED_AUTH with the status.
         // libzmq tells the peer with ERROR "400" or "500", and says nothing for the temporary "300".
         var error = MechanismError.Auth(reply.StatusCode);
         if (reply.StatusCode == 300)
@@ -259,7 +259,7 @@ internal abstract class MechanismBase : IMechanism
     protected void BecomeReady()
     {
         Debug.Assert(!_errorPending && Status != MechanismStatus.Error, "A failed handshake never completes.");
-        // Issue 25: ZAP's word beats the peer's own READY properties, as in libzmq (PeerMetadata.Merge).
+        // ZAP's word beats the peer's own READY properties, as in libzmq (PeerMetadata.Merge).
         var properties = PeerMetadata.Merge(Settings.PeerAddress, _zapReply, _peerProperties);
         string userId = _zapReply?.UserId ?? string.Empty;
 
@@ -275,7 +275,7 @@ internal abstract class MechanismBase : IMechanism
 
     /// <summary>
     /// Reads the peer's metadata (READY or INITIATE); fails with ZMTP_INVALID_METADATA when it is bad
-    /// (L6), or when its Identity is longer than RFC 23 allows (§The Identity Property: 0 to 255
+    /// (docs/libzmq-behaviour.md L6), or when its Identity is longer than RFC 23 allows (§The Identity Property: 0 to 255
     /// octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it
     /// rejects, so a peer cannot make us keep (and key a ROUTER's table on) a huge routing id.
     /// </summary>
@@ -297,7 +297,7 @@ internal abstract class MechanismBase : IMechanism
     /// <summary>Handles a received ERROR command (RFC 23 §Error Handling): the handshake fails.</summary>
     /// <remarks>
     /// A reason that is a ZAP status ("300", "400", "500") is reported as HANDSHAKE_FAILED_AUTH with
-    /// that number; any other reason ends the connection with no handshake event, as in libzmq (L7).
+    /// that number; any other reason ends the connection with no handshake event, as in libzmq (docs/libzmq-behaviour.md L7).
     /// </remarks>
     protected void ProcessError(ZmtpCommand command)
     {
@@ -338,7 +338,7 @@ internal abstract class MechanismBase : IMechanism
         return frame;
     }
 
-    /// <summary>Our metadata block: Socket-Type, for REQ/DEALER/ROUTER Identity (RFC 23; L6), then the Metadata option's properties.</summary>
+    /// <summary>Our metadata block: Socket-Type, for REQ/DEALER/ROUTER Identity (RFC 23; docs/libzmq-behaviour.md L6), then the Metadata option's properties.</summary>
     protected byte[] BuildOwnMetadata()
     {
         var metadata = new byte[ZmtpReady.GetMetadataLength(Settings.SocketType, Settings.RoutingId, Settings.ApplicationMetadata)];

@@ -8,7 +8,7 @@ internal static class MechanismFactory
 {
     /// <summary>
     /// NULL, PLAIN or CURVE; the role comes from <see cref="MechanismSettings.AsServer"/>, never from
-    /// the greeting (L5).
+    /// the greeting (docs/libzmq-behaviour.md L5).
     /// </summary>
     public static IMechanism Create(MechanismSettings settings)
     {

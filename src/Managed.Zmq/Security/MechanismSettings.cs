@@ -10,10 +10,10 @@ internal sealed class MechanismSettings
 
     public ZmtpMechanism Mechanism { get; init; } = ZmtpMechanism.Null;
 
-    /// <summary>PLAIN or CURVE server role (from Plain_Server / Curve_Server; L5: never from the greeting).</summary>
+    /// <summary>PLAIN or CURVE server role (from Plain_Server / Curve_Server; docs/libzmq-behaviour.md L5: never from the greeting).</summary>
     public bool AsServer { get; init; }
 
-    /// <summary>Our routing id: sent as Identity by REQ, DEALER and ROUTER, and as ZAP's identity frame (L21).</summary>
+    /// <summary>Our routing id: sent as Identity by REQ, DEALER and ROUTER, and as ZAP's identity frame (docs/libzmq-behaviour.md L21).</summary>
     public byte[] RoutingId { get; init; } = [];
 
     /// <summary>The Metadata option's properties, already encoded as RFC 23 properties in the order libzmq sends them.</summary>

@@ -4,7 +4,7 @@ namespace Managed.Zmq.Security;
 
 /// <summary>
 /// The NULL mechanism (RFC 23/37 §The NULL Security Mechanism): each side sends READY with its
-/// metadata; with a ZAP domain and a handler, READY waits for ZAP's "200" (L7).
+/// metadata; with a ZAP domain and a handler, READY waits for ZAP's "200" (docs/libzmq-behaviour.md L7).
 /// </summary>
 internal sealed class NullMechanism : MechanismBase
 {
@@ -17,8 +17,8 @@ internal sealed class NullMechanism : MechanismBase
     public NullMechanism(MechanismSettings settings)
         : base(settings)
     {
-        // L7: with ZMQ_ZAP_DOMAIN set and a handler bound, ask ZAP before READY; without a handler
-        // the connection is accepted (API §8.8).
+        // docs/libzmq-behaviour.md L7: with ZMQ_ZAP_DOMAIN set and a handler bound, ask ZAP before READY; without a handler
+        // the connection is accepted (as in Net.Zmq).
         if (settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent)
         {
             RequestZap();
@@ -33,7 +33,7 @@ internal sealed class NullMechanism : MechanismBase
 
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
-        // L7: anything after the peer's READY, before our handshake is done, is unexpected.
+        // docs/libzmq-behaviour.md L7: anything after the peer's READY, before our handshake is done, is unexpected.
         if (_peerReadyReceived)
         {
             FailUnexpected();

@@ -30,7 +30,7 @@ internal sealed class PeerMetadata
 
     public static PeerMetadata Empty { get; } = new();
 
-    /// <summary>The Socket-Type value as sent (upper case), or null when absent (libzmq accepts that, L6).</summary>
+    /// <summary>The Socket-Type value as sent (upper case), or null when absent (libzmq accepts that, docs/libzmq-behaviour.md L6).</summary>
     public string? SocketType { get; init; }
 
     /// <summary>The Identity value, or empty.</summary>

@@ -11,7 +11,7 @@ internal static class PeerMetadataReader
     /// </summary>
     /// <returns>
     /// False when the block is malformed or the Socket-Type is unknown or incompatible (RFC 23 §The
-    /// Socket-Type Property); a missing Socket-Type is accepted, as libzmq accepts it (L6).
+    /// Socket-Type Property); a missing Socket-Type is accepted, as libzmq accepts it (docs/libzmq-behaviour.md L6).
     /// </returns>
     public static bool TryRead(
         ReadOnlySpan<byte> metadata,

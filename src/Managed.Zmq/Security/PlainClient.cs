@@ -22,7 +22,7 @@ internal sealed class PlainClient : MechanismBase
     {
         byte[] user = Encoding.UTF8.GetBytes(settings.PlainUsername);
         byte[] password = Encoding.UTF8.GetBytes(settings.PlainPassword);
-        Debug.Assert(user.Length <= MaxCredentialLength && password.Length <= MaxCredentialLength, "Options keep credentials to 255 octets (L8).");
+        Debug.Assert(user.Length <= MaxCredentialLength && password.Length <= MaxCredentialLength, "Options keep credentials to 255 octets (docs/libzmq-behaviour.md L8).");
 
         // RFC 24 §Implementation: hello = command-size %d5 "HELLO" username password, each a
         // one-octet length and its octets.
@@ -58,7 +58,7 @@ internal sealed class PlainClient : MechanismBase
                 return;
             }
 
-            // L8: WELCOME is exactly 07 "WELCOME"; anything more is malformed.
+            // docs/libzmq-behaviour.md L8: WELCOME is exactly 07 "WELCOME"; anything more is malformed.
             if (!command.Data.IsEmpty)
             {
                 Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_WELCOME));

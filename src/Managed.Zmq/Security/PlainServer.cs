@@ -6,7 +6,7 @@ namespace Managed.Zmq.Security;
 
 /// <summary>
 /// The server side of PLAIN (RFC 24): HELLO is checked through ZAP, then WELCOME, INITIATE and
-/// READY. Without a ZAP handler every client is refused (L8; API §8.8).
+/// READY. Without a ZAP handler every client is refused (docs/libzmq-behaviour.md L8; as Net.Zmq does).
 /// </summary>
 internal sealed class PlainServer : MechanismBase
 {
@@ -53,7 +53,7 @@ internal sealed class PlainServer : MechanismBase
     {
         Debug.Assert(_state == State.WaitingForZap, "ZAP answers only the HELLO.");
 
-        // L8: WELCOME goes out only after ZAP said "200"; it is exactly 07 "WELCOME".
+        // docs/libzmq-behaviour.md L8: WELCOME goes out only after ZAP said "200"; it is exactly 07 "WELCOME".
         WipePassword();
         _state = State.ExpectInitiate;
         QueueCommand(BuildCommand(ZmtpCommandNames.Welcome, default));
@@ -61,7 +61,7 @@ internal sealed class PlainServer : MechanismBase
 
     private void ProcessHello(ReadOnlySpan<byte> data)
     {
-        // RFC 24 §Implementation: username = OCTET *VCHAR, password = OCTET *VCHAR, and L8: no
+        // RFC 24 §Implementation: username = OCTET *VCHAR, password = OCTET *VCHAR, and docs/libzmq-behaviour.md L8: no
         // octet may follow the password.
         if (data.IsEmpty)
         {
@@ -83,7 +83,7 @@ internal sealed class PlainServer : MechanismBase
             return;
         }
 
-        // L8: a PLAIN server cannot authenticate without a ZAP handler, and fails with EFAULT.
+        // docs/libzmq-behaviour.md L8: a PLAIN server cannot authenticate without a ZAP handler, and fails with EFAULT.
         if (!Settings.ZapHandlerPresent)
         {
             Fail(MechanismError.NoDetail(ZmqConstants.EFAULT));

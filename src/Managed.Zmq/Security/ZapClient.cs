@@ -4,18 +4,18 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// Builds ZAP requests and checks ZAP replies (RFC 27) exactly as libzmq's ZAP client does (L21);
+/// Builds ZAP requests and checks ZAP replies (RFC 27) exactly as libzmq's ZAP client does (docs/libzmq-behaviour.md L21);
 /// carrying the frames to and from the handler at inproc://zeromq.zap.01 is the engine's job.
 /// </summary>
 internal static class ZapClient
 {
-    /// <summary>The frame count of a reply, the empty delimiter included (L21: "exactly 7 frames").</summary>
+    /// <summary>The frame count of a reply, the empty delimiter included (docs/libzmq-behaviour.md L21: "exactly 7 frames").</summary>
     public const int ReplyFrameCount = 7;
 
     /// <summary>The ZAP version (RFC 27 §Message Format).</summary>
     public static ReadOnlySpan<byte> Version => "1.0"u8;
 
-    /// <summary>libzmq always sends request id "1" and expects it back (L21).</summary>
+    /// <summary>libzmq always sends request id "1" and expects it back (docs/libzmq-behaviour.md L21).</summary>
     public static ReadOnlySpan<byte> RequestId => "1"u8;
 
     /// <summary>The mechanism frame's value (RFC 27 §The NULL/PLAIN/CURVE Mechanism).</summary>
@@ -29,9 +29,9 @@ internal static class ZapClient
 
     /// <summary>
     /// The request frames after the empty delimiter: version, request id, domain, address, identity,
-    /// mechanism, credentials (RFC 27 §Message Format; L21).
+    /// mechanism, credentials (RFC 27 §Message Format; docs/libzmq-behaviour.md L21).
     /// </summary>
-    /// <param name="domain">ZMQ_ZAP_DOMAIN; may be empty for PLAIN and CURVE (L21).</param>
+    /// <param name="domain">ZMQ_ZAP_DOMAIN; may be empty for PLAIN and CURVE (docs/libzmq-behaviour.md L21).</param>
     /// <param name="address">The peer's IP address without port.</param>
     /// <param name="routingId">Our own socket's routing id, not the peer's (erratum 13).</param>
     /// <param name="mechanism">The mechanism in use.</param>
@@ -51,7 +51,7 @@ internal static class ZapClient
 
     /// <summary>
     /// Checks a reply, given as all its frames including the leading empty delimiter, in libzmq's
-    /// order: frame count, delimiter, version, request id, status code, metadata (L21).
+    /// order: frame count, delimiter, version, request id, status code, metadata (docs/libzmq-behaviour.md L21).
     /// </summary>
     public static ZapReply ParseReply(IReadOnlyList<byte[]> frames)
     {

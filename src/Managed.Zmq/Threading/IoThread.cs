@@ -374,7 +374,7 @@ internal sealed class IoThread : PipeScheduler, IDisposable
             catch (Exception ex)
             {
                 // Handlers and work items are guarded one by one; this is the reactor's own bug, and
-                // it must still end at most one turn, never the I/O thread (USER-PAIN: NetMQ #371).
+                // it must still end at most one turn, never the I/O thread (an I/O thread that dies silently stalls every connection it serves).
                 Diagnostics.InternalErrors.Report(ex);
             }
         }

@@ -9,7 +9,7 @@ namespace Managed.Zmq.Transports;
 /// <summary>
 /// A connected tcp:// or ipc:// endpoint: connects in the background, runs one engine at a time
 /// over its long-lived pipe, and reconnects after RECONNECT_IVL (doubling up to RECONNECT_IVL_MAX)
-/// when the connection is lost, but not after a protocol error (L15). Everything here runs on its
+/// when the connection is lost, but not after a protocol error (docs/libzmq-behaviour.md L15). Everything here runs on its
 /// I/O thread: the connect is non-blocking and the delays are reactor timers.
 /// </summary>
 internal sealed class Connecter : IEndpointHandle, IReadinessHandler
@@ -80,7 +80,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                     _current = null;
                     if (reason is DisconnectReason.ProtocolError or DisconnectReason.HandshakeRejected)
                     {
-                        // L15: a peer that broke the protocol is not retried; the pipe ends with its messages.
+                        // docs/libzmq-behaviour.md L15: a peer that broke the protocol is not retried; the pipe ends with its messages.
                         _socket.Enqueue(Pipe, PipeEventKind.Detached);
                         return;
                     }

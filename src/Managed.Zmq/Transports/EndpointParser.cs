@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Transports;
 
-/// <summary>Splits <c>scheme://address</c> and maps schemes onto transports as libzmq does (API §8.5).</summary>
+/// <summary>Splits <c>scheme://address</c> and maps schemes onto transports as libzmq does (as in Net.Zmq).</summary>
 internal static class EndpointParser
 {
     public static int TryParse(string endpoint, bool forBind, bool ipv6, out TransportAddress? address)

@@ -4,8 +4,8 @@ using Managed.Zmq.Core.Options;
 namespace Managed.Zmq.Transports;
 
 /// <summary>
-/// Applies the socket options that shape an OS socket (API §8.5): buffer sizes, TOS, TCP keep-alive
-/// through the portable <see cref="SocketOptionName"/> values only (USER-PAIN: NetMQ's IOControl
+/// Applies the socket options that shape an OS socket (as in Net.Zmq): buffer sizes, TOS, TCP keep-alive
+/// through the portable <see cref="SocketOptionName"/> values only (NetMQ's IOControl
 /// keep-alive crashed on Linux), and TCP_NODELAY, always on: batching is ours to do, not Nagle's.
 /// </summary>
 internal static class SocketTuning

@@ -13,7 +13,7 @@ internal static class ZmtpCommandCodec
     /// <remarks>
     /// The grammar restricts names to letters, but the characters are not checked: every name we
     /// act on is compared exactly anyway, and unknown commands are ignored rather than fatal after
-    /// the handshake (L11), so a strict check would only turn an ignorable frame into an error.
+    /// the handshake (docs/libzmq-behaviour.md L11), so a strict check would only turn an ignorable frame into an error.
     /// </remarks>
     public static bool TryParse(ReadOnlySpan<byte> body, out ZmtpCommand command)
     {

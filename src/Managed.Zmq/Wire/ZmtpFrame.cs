@@ -16,11 +16,11 @@ internal static class ZmtpFrame
     public const int MaxShortBodyLength = byte.MaxValue;
 
     // Only the three defined bits survive decoding; RFC 23 §Framing reserves the rest and libzmq
-    // ignores them on receipt (L10), so a peer that sets them must not change what we decode.
+    // ignores them on receipt (docs/libzmq-behaviour.md L10), so a peer that sets them must not change what we decode.
     public const ZmtpFrameFlags DefinedFlags = ZmtpFrameFlags.More | ZmtpFrameFlags.Long | ZmtpFrameFlags.Command;
 
     /// <summary>The header length the encoder uses for a body of <paramref name="bodyLength"/> octets.</summary>
-    /// <remarks>A long size is used only above 255 octets, exactly as libzmq's encoder does (L10).</remarks>
+    /// <remarks>A long size is used only above 255 octets, exactly as libzmq's encoder does (docs/libzmq-behaviour.md L10).</remarks>
     public static int GetHeaderLength(long bodyLength)
     {
         Debug.Assert(bodyLength >= 0, "A body length cannot be negative.");

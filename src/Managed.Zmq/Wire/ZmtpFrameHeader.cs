@@ -29,7 +29,7 @@ internal readonly struct ZmtpFrameHeader
     /// <summary>The MORE bit as received.</summary>
     /// <remarks>
     /// Reported even on a command frame: RFC 23 §Framing forbids it there, but libzmq accepts it
-    /// (L10), so deciding what it means is left to the caller.
+    /// (docs/libzmq-behaviour.md L10), so deciding what it means is left to the caller.
     /// </remarks>
     public bool More => (Flags & ZmtpFrameFlags.More) != 0;
 

@@ -51,7 +51,7 @@ internal static class ZmtpGreeting
     /// <summary>Writes our full 64-octet ZMTP 3.1 greeting.</summary>
     /// <remarks>
     /// The padding is <c>00…00 01</c>, the ZMTP 1.0 length of an empty identity plus one, which is
-    /// what libzmq sends when no routing id is set (L1) and what RFC 23 §Detecting ZMTP 1.0 and 2.0
+    /// what libzmq sends when no routing id is set (docs/libzmq-behaviour.md L1) and what RFC 23 §Detecting ZMTP 1.0 and 2.0
     /// Peers allows. A ZMTP 3 peer ignores it; a ZMTP 1.0 peer reads it as our identity frame.
     /// </remarks>
     public static void Write(Span<byte> destination, ZmtpMechanism mechanism, bool asServer) => Write(destination, mechanism, asServer, routingIdLength: 0);
@@ -81,7 +81,7 @@ internal static class ZmtpGreeting
     /// <remarks>
     /// RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers: octet 0 other than 0xFF, or bit 0 of octet 9
     /// clear, means ZMTP 1.0, which the first octet alone can already show. Otherwise octet 10
-    /// decides. The RFC calls revision 2 ZMTP 2.0, but libzmq speaks 3.x to it (L2), so only 0 and
+    /// decides. The RFC calls revision 2 ZMTP 2.0, but libzmq speaks 3.x to it (docs/libzmq-behaviour.md L2), so only 0 and
     /// 1 count as old here. Padding octets 1–8 are never looked at (RFC 23 §Version Negotiation).
     /// </remarks>
     public static ZmtpGreetingKind Classify(ReadOnlySpan<byte> received)

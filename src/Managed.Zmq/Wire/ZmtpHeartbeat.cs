@@ -21,7 +21,7 @@ internal static class ZmtpHeartbeat
 
     /// <summary>Writes a whole PING frame and returns its length.</summary>
     /// <remarks>
-    /// The TTL is always written, even when 0: libzmq reads it without checking the length (L13).
+    /// The TTL is always written, even when 0: libzmq reads it without checking the length (docs/libzmq-behaviour.md L13).
     /// </remarks>
     public static int WritePing(Span<byte> destination, ushort ttlDeciseconds, ReadOnlySpan<byte> context)
     {
@@ -45,7 +45,7 @@ internal static class ZmtpHeartbeat
     /// <returns>False when the data is shorter than the 2-octet TTL.</returns>
     /// <remarks>
     /// A context longer than the RFC's 16 octets is cut to 16 rather than refused, so the PONG
-    /// still goes out and stays within the grammar; libzmq does the same (L13).
+    /// still goes out and stays within the grammar; libzmq does the same (docs/libzmq-behaviour.md L13).
     /// </remarks>
     public static bool TryParsePing(ReadOnlySpan<byte> commandData, out ushort ttlDeciseconds, out ReadOnlySpan<byte> context)
     {
@@ -62,7 +62,7 @@ internal static class ZmtpHeartbeat
     }
 
     /// <summary>Converts a heartbeat TTL option in milliseconds to the wire's tenths of a second.</summary>
-    /// <remarks>Truncates and clamps to 0–65535 as libzmq does (L13); callers talking to libzmq should keep it ≤ 655 ds.</remarks>
+    /// <remarks>Truncates and clamps to 0–65535 as libzmq does (docs/libzmq-behaviour.md L13); callers talking to libzmq should keep it ≤ 655 ds.</remarks>
     public static ushort ToTtlDeciseconds(int ttlMilliseconds)
     {
         if (ttlMilliseconds <= 0)

@@ -19,7 +19,7 @@ internal static class ZmtpMetadata
     public static int WriteProperty(Span<byte> destination, ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
         // RFC 23 §The NULL Security Mechanism: names are 1 to 255 characters. We never send an
-        // empty one even though libzmq would accept it (L6).
+        // empty one even though libzmq would accept it (docs/libzmq-behaviour.md L6).
         Debug.Assert(name.Length is > 0 and <= MaxNameLength, "A property name is 1 to 255 octets.");
         destination[0] = (byte)name.Length;
         name.CopyTo(destination.Slice(1));

@@ -28,7 +28,7 @@ internal ref struct ZmtpMetadataReader
     /// <summary>Reads the next property.</summary>
     /// <returns>False at the end of the block, and also when it is malformed (see <see cref="IsMalformed"/>).</returns>
     /// <remarks>
-    /// A zero-length name is accepted although RFC 23 forbids it, because libzmq accepts it (L6)
+    /// A zero-length name is accepted although RFC 23 forbids it, because libzmq accepts it (docs/libzmq-behaviour.md L6)
     /// and nothing here depends on names being non-empty. Anything else that does not fit —
     /// octets left over that cannot hold a name and a value length, a value running past the
     /// end, or a value length of 2^31 or more — makes the whole block malformed.

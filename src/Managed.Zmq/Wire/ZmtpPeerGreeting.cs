@@ -22,7 +22,7 @@ internal readonly struct ZmtpPeerGreeting
     public ZmtpMechanism Mechanism { get; }
 
     /// <summary>Octet 32, as received.</summary>
-    /// <remarks>Informational only: libzmq always sends 0 and takes roles from local options (L5), so never reject on it.</remarks>
+    /// <remarks>Informational only: libzmq always sends 0 and takes roles from local options (docs/libzmq-behaviour.md L5), so never reject on it.</remarks>
     public bool AsServer { get; }
 
     /// <summary>True when the peer speaks exactly ZMTP 3.0.</summary>
@@ -30,7 +30,7 @@ internal readonly struct ZmtpPeerGreeting
     /// A 3.0 peer needs subscriptions as 0x01/0x00 messages rather than SUBSCRIBE/CANCEL commands.
     /// Every other accepted version (3.1, 3.2, 4.0 and the odd revision 2) is spoken to as 3.1,
     /// because RFC 37 §Version Negotiation says to use our own protocol with an equal or higher
-    /// peer, and libzmq draws the line in the same place (L2).
+    /// peer, and libzmq draws the line in the same place (docs/libzmq-behaviour.md L2).
     /// </remarks>
     public bool IsZmtp30 => Major == 3 && Minor == 0;
 }

@@ -10,7 +10,7 @@ internal static class ZmtpReady
     public const int MaxIdentityLength = byte.MaxValue;
 
     // RFC 23 §Connection Metadata. Sent in exactly this spelling because libzmq compares these two
-    // names case-sensitively (L6).
+    // names case-sensitively (docs/libzmq-behaviour.md L6).
     private static ReadOnlySpan<byte> SocketTypeName => "Socket-Type"u8;
 
     private static ReadOnlySpan<byte> IdentityName => "Identity"u8;
@@ -43,7 +43,7 @@ internal static class ZmtpReady
         // RFC 23 §The Socket-Type Property: the sender SHOULD always include it.
         int written = ZmtpMetadata.WriteProperty(destination, SocketTypeName, typeName);
 
-        // RFC 23 §The Identity Property. libzmq REQ, DEALER and ROUTER send it even when empty (L6),
+        // RFC 23 §The Identity Property. libzmq REQ, DEALER and ROUTER send it even when empty (docs/libzmq-behaviour.md L6),
         // so we do too; other types never send it.
         if (ZmtpSocketTypes.SendsIdentity(socketType))
         {

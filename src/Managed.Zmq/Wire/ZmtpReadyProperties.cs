@@ -13,7 +13,7 @@ internal readonly ref struct ZmtpReadyProperties
     }
 
     /// <summary>True when a Socket-Type property was present.</summary>
-    /// <remarks>libzmq accepts a peer without one (L6), so its absence is the caller's decision.</remarks>
+    /// <remarks>libzmq accepts a peer without one (docs/libzmq-behaviour.md L6), so its absence is the caller's decision.</remarks>
     public bool HasSocketType { get; }
 
     /// <summary>The raw Socket-Type value; see <see cref="ZmtpSocketTypes.TryParseName"/>.</summary>

@@ -23,7 +23,7 @@ internal static class ZmtpSocketTypes
 
     /// <summary>Maps a received Socket-Type value to a socket type.</summary>
     /// <remarks>
-    /// The match is exact and case-sensitive, as libzmq's is (L6): a value such as "dealer" is
+    /// The match is exact and case-sensitive, as libzmq's is (docs/libzmq-behaviour.md L6): a value such as "dealer" is
     /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types.
     /// </remarks>
     public static bool TryParseName(ReadOnlySpan<byte> name, out SocketType type)
@@ -58,6 +58,6 @@ internal static class ZmtpSocketTypes
     };
 
     /// <summary>True for the socket types that send an Identity property in READY.</summary>
-    /// <remarks>RFC 23 §The Identity Property allows it only for REQ, DEALER and ROUTER; libzmq sends it for exactly those (L6).</remarks>
+    /// <remarks>RFC 23 §The Identity Property allows it only for REQ, DEALER and ROUTER; libzmq sends it for exactly those (docs/libzmq-behaviour.md L6).</remarks>
     public static bool SendsIdentity(SocketType type) => type is SocketType.Req or SocketType.Dealer or SocketType.Router;
 }

@@ -5,7 +5,7 @@ namespace Managed.Zmq.Wire;
 /// <summary>Both wire forms of a subscription change (RFC 23 and RFC 37 §The Publish-Subscribe Pattern).</summary>
 /// <remarks>
 /// The sender picks the form from the peer's minor version (commands for 3.1 and later, messages
-/// for 3.0); a receiver accepts both on any connection, as libzmq does (L12).
+/// for 3.0); a receiver accepts both on any connection, as libzmq does (docs/libzmq-behaviour.md L12).
 /// </remarks>
 internal static class ZmtpSubscription
 {
@@ -30,7 +30,7 @@ internal static class ZmtpSubscription
     /// <summary>Writes a one-frame subscription message (ZMTP 3.0): 0x01 or 0x00, then the topic.</summary>
     /// <remarks>
     /// LONG is set from the body length, topic octet included. (Some libzmq versions get this wrong
-    /// around 255 octets (L10); we do not copy that.)
+    /// around 255 octets (docs/libzmq-behaviour.md L10); we do not copy that.)
     /// </remarks>
     public static int WriteMessageFrame(Span<byte> destination, bool subscribe, ReadOnlySpan<byte> topic)
     {

@@ -4,7 +4,7 @@ namespace Managed.Zmq.Patterns.Subscriptions;
 
 /// <summary>
 /// The connections subscribed to one topic at a publisher. A set, not a count: libzmq's publisher
-/// treats a repeated SUBSCRIBE on one connection as one (L12). Nearly every topic has a single
+/// treats a repeated SUBSCRIBE on one connection as one (docs/libzmq-behaviour.md L12). Nearly every topic has a single
 /// subscriber, so that case is one reference and costs no collection.
 /// </summary>
 internal struct PipeSet

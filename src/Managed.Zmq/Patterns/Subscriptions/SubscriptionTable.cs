@@ -5,7 +5,7 @@ namespace Managed.Zmq.Patterns.Subscriptions;
 
 /// <summary>
 /// A publisher's subscriptions: for each topic, the set of connections holding it (libzmq keeps a set
-/// per connection, L12), in one radix trie. Matching a message walks the trie along the message once
+/// per connection, docs/libzmq-behaviour.md L12), in one radix trie. Matching a message walks the trie along the message once
 /// and yields each matching connection once, so its cost is the message's length plus the matches,
 /// however many topics and connections there are. Every pipe given here must carry a
 /// <see cref="SubscriberState"/> as its PatternState.
