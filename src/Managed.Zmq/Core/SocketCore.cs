@@ -333,9 +333,14 @@ internal sealed partial class SocketCore
             _endpoints.Clear();
         }
 
+        // What lingers is tracked so that Context.Terminate(deadline) may cut it short.
         foreach (var endpoint in endpoints)
         {
             endpoint.Stop(linger);
+            if (linger != 0 && !endpoint.IsBound)
+            {
+                Context.TrackLingering(endpoint);
+            }
         }
 
         ZmtpConnection[] connections;
@@ -347,26 +352,11 @@ internal sealed partial class SocketCore
         foreach (var connection in connections)
         {
             // Nothing can be queued for a connection still in its handshake: it just goes.
-            Lingerer.CloseConnection(connection, connection.HandshakeComplete ? linger : 0);
-        }
-
-        if (linger != 0)
-        {
-            // Context.Terminate(deadline) may cut this linger short.
-            foreach (var endpoint in endpoints)
+            bool handshakeComplete = connection.HandshakeComplete;
+            Lingerer.CloseConnection(connection, handshakeComplete ? linger : 0);
+            if (linger != 0 && handshakeComplete)
             {
-                if (!endpoint.IsBound)
-                {
-                    Context.TrackLingering(endpoint);
-                }
-            }
-
-            foreach (var connection in connections)
-            {
-                if (connection.HandshakeComplete)
-                {
-                    Context.TrackLingering(connection);
-                }
+                Context.TrackLingering(connection);
             }
         }
 

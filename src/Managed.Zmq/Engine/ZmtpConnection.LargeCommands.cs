@@ -25,15 +25,11 @@ internal sealed partial class ZmtpConnection
     /// peer's one huge unknown command costs no memory of its size. <paramref name="remaining"/> is what is
     /// still to come of a frame to discard.
     /// </summary>
-    private LargeCommand ExamineLargeCommand(Pipe pipe, out long remaining)
+    private LargeCommand ExamineLargeCommand(Pipe pipe, in ZmtpFrameHeader header, out long remaining)
     {
         remaining = 0;
         var inbound = pipe.Inbound;
         var pending = inbound.WriteBuffer.AsSpan(_parseOffset, inbound.WriteOffset - _parseOffset);
-        if (ZmtpFrame.TryReadHeader(pending, out var header) != ZmtpStatus.Done || !header.IsCommand)
-        {
-            return LargeCommand.None;
-        }
 
         var prefix = pending[header.HeaderLength..];
         if (prefix.IsEmpty || (prefix[0] != 0 && prefix.Length < 1 + prefix[0] + sizeof(ushort) + ZmtpHeartbeat.MaxContextLength))

@@ -49,8 +49,14 @@ internal sealed partial class ZmtpConnection
         }
 
         var inbound = pipe.Inbound;
-        var status = ZmtpFrame.TryReadHeader(inbound.WriteBuffer.AsSpan(_parseOffset, inbound.WriteOffset - _parseOffset), out header);
-        return status == ZmtpStatus.Done && !header.IsCommand && header.BodyLength <= MessagePool.MaxBucketSize;
+        if (ZmtpFrame.TryReadHeader(inbound.WriteBuffer.AsSpan(_parseOffset, inbound.WriteOffset - _parseOffset), out header) != ZmtpStatus.Done)
+        {
+            // Left default, so the caller reads no command into an incomplete or malformed header.
+            header = default;
+            return false;
+        }
+
+        return !header.IsCommand && header.BodyLength <= MessagePool.MaxBucketSize;
     }
 
     /// <summary>

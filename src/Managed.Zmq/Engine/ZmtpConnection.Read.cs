@@ -102,7 +102,8 @@ internal sealed partial class ZmtpConnection
                 }
 
                 long discard = 0;
-                var largeCommand = _pendingFrameBytes >= DirectFrameThreshold ? ExamineLargeCommand(pipe, out discard) : LargeCommand.None;
+                // largeFrame is the header IsDirectFrameWaiting read: a complete large frame's, else default.
+                var largeCommand = largeFrame.IsCommand ? ExamineLargeCommand(pipe, largeFrame, out discard) : LargeCommand.None;
                 if (largeCommand == LargeCommand.Discard)
                 {
                     if (!await DiscardCommandAsync(pipe, discard).ConfigureAwait(true))

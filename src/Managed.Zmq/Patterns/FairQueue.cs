@@ -206,7 +206,9 @@ internal sealed class FairQueue
 
         while (pipe.TryPeekFrame(out header, out body))
         {
-            if (!header.IsCommand || (SurfaceSubscriptions && IsSubscriptionCommand(body)))
+            // A publisher's queue holds no command but SUBSCRIBE and CANCEL (the engine keeps no other,
+            // and inproc peers write no other), which the publisher parses as it applies them.
+            if (!header.IsCommand || SurfaceSubscriptions)
             {
                 return true;
             }
@@ -225,7 +227,4 @@ internal sealed class FairQueue
             pipe.ConsumeFrame(header);
         }
     }
-
-    private static bool IsSubscriptionCommand(ReadOnlySpan<byte> body)
-        => ZmtpCommandCodec.TryParse(body, out var command) && ZmtpSubscription.TryParseCommand(command, out _, out _);
 }

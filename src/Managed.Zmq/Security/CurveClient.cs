@@ -43,12 +43,6 @@ internal sealed class CurveClient : CurveMechanismBase
 
     protected override ReadOnlySpan<byte> PeerMessagePrefix => CurveProtocol.ServerMessagePrefix;
 
-    public override void Dispose()
-    {
-        WipeHandshakeKeys();
-        base.Dispose();
-    }
-
     internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _transientSecret, _helloKey];
 
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
@@ -77,12 +71,6 @@ internal sealed class CurveClient : CurveMechanismBase
     }
 
     protected override void OnZapAccepted() => Debug.Fail("A CURVE client never consults ZAP.");
-
-    protected override void OnFailed()
-    {
-        WipeHandshakeKeys();
-        base.OnFailed();
-    }
 
     /// <summary>RFC 26 §The HELLO Command: 05 HELLO, version 1.0, 72 zeros, C′, short nonce, Box[64 zeros](C′→S).</summary>
     private byte[] BuildHello()

@@ -43,12 +43,6 @@ internal sealed class CurveServer : CurveMechanismBase
 
     protected override ReadOnlySpan<byte> PeerMessagePrefix => CurveProtocol.ClientMessagePrefix;
 
-    public override void Dispose()
-    {
-        WipeHandshakeKeys();
-        base.Dispose();
-    }
-
     internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _transientSecret, _cookieKey];
 
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
@@ -71,12 +65,6 @@ internal sealed class CurveServer : CurveMechanismBase
     {
         Debug.Assert(_state == State.WaitingForZap, "ZAP answers only the INITIATE.");
         QueueReady();
-    }
-
-    protected override void OnFailed()
-    {
-        WipeHandshakeKeys();
-        base.OnFailed();
     }
 
     private void ProcessHello(ReadOnlySpan<byte> body)

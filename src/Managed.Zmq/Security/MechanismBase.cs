@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Wire;
 
@@ -187,6 +188,7 @@ internal abstract class MechanismBase : IMechanism
 
     public virtual void Dispose()
     {
+        WipeSecrets();
         _pendingCommand = null;
         _afterWrite = null;
         _zapRequest = null;
@@ -215,10 +217,20 @@ internal abstract class MechanismBase : IMechanism
         _zapRequest = null;
         Error = error;
         Status = MechanismStatus.Error;
+        WipeSecrets();
         OnFailed();
     }
 
-    /// <summary>Wipes secrets when the handshake fails; override to clear keys.</summary>
+    /// <summary>Zeroes every buffer <see cref="SecretBuffers"/> names: on failure and on close, whichever mechanism this is.</summary>
+    private void WipeSecrets()
+    {
+        foreach (var buffer in SecretBuffers)
+        {
+            CryptographicOperations.ZeroMemory(buffer);
+        }
+    }
+
+    /// <summary>Called when the handshake fails, after <see cref="SecretBuffers"/> are wiped; override to release more.</summary>
     protected virtual void OnFailed()
     {
     }

@@ -87,17 +87,5 @@ internal sealed class PlainClient : MechanismBase
 
     internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _hello];
 
-    public override void Dispose()
-    {
-        WipeHello();
-        base.Dispose();
-    }
-
-    protected override void OnFailed()
-    {
-        WipeHello();
-        base.OnFailed();
-    }
-
     private void WipeHello() => CryptographicOperations.ZeroMemory(_hello);
 }

@@ -109,18 +109,6 @@ internal sealed class PlainServer : MechanismBase
 
     internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _password];
 
-    public override void Dispose()
-    {
-        WipePassword();
-        base.Dispose();
-    }
-
-    protected override void OnFailed()
-    {
-        WipePassword();
-        base.OnFailed();
-    }
-
     private void WipePassword() => CryptographicOperations.ZeroMemory(_password);
 
     private void FailMalformedHello() =>

@@ -63,7 +63,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                 if (connected is not null)
                 {
                     interval = options.ReconnectInterval;
-                    var transport = new ReactorSocketTransport(connected, _ioThread, DescribePeer(connected));
+                    var transport = new ReactorSocketTransport(connected, _ioThread, PeerAddressText.Describe(connected));
                     if (!await TryOpenSocksTunnelAsync(transport).ConfigureAwait(true))
                     {
                         continue;
@@ -162,18 +162,6 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         return TcpAddress.TryParse("tcp://" + proxy, proxy, forBind: false, _socket.Options.Ipv6, out TcpAddress? proxyAddress) == 0
             ? proxyAddress!
             : throw new SocketException((int)SocketError.HostNotFound);
-    }
-
-    private static string DescribePeer(System.Net.Sockets.Socket socket)
-    {
-        try
-        {
-            return ReactorSocketTransport.DescribePeer(socket);
-        }
-        catch (SocketException)
-        {
-            return string.Empty;
-        }
     }
 
     private async ValueTask<System.Net.Sockets.Socket?> TryConnectAsync()

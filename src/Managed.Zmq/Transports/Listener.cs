@@ -125,9 +125,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved);
-            listenSocket.Blocking = false;
-            listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+            listener = Launch(socket, address, listenSocket, resolved, callerSocket: false);
             return 0;
         }
         catch (SocketException ex)
@@ -142,6 +140,15 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 _ => ZmqConstants.EINVAL,
             };
         }
+    }
+
+    /// <summary>Makes the listener of a bound, listening socket and starts accepting on its I/O thread.</summary>
+    private static Listener Launch(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, string resolved, bool callerSocket)
+    {
+        var listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved) { _callerSocket = callerSocket };
+        listenSocket.Blocking = false;
+        listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+        return listener;
     }
 
     /// <summary>
@@ -165,9 +172,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         try
         {
             string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved) { _callerSocket = true };
-            listenSocket.Blocking = false;
-            listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+            listener = Launch(socket, address, listenSocket, resolved, callerSocket: true);
             return 0;
         }
         catch (Exception ex) when (ex is SocketException or InvalidCastException or NullReferenceException)
@@ -267,7 +272,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 SocketTuning.Apply(accepted, _socket.Options);
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
                 ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
-                var transport = new ReactorSocketTransport(accepted, ioThread, ReactorSocketTransport.DescribePeer(accepted));
+                var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));
                 connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, Quota = quota };
             }
             catch
@@ -404,7 +409,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
         if (!_stopped && _retryTimer is null)
         {
             _retryDelay = AcceptRetryMaximumMilliseconds;
-            _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
+            ScheduleRetry();
         }
     }
 

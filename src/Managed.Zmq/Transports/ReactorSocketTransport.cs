@@ -65,9 +65,6 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
         }
     }
 
-    /// <summary>The peer address ZAP and the Peer-Address property use, as libzmq spells it (<see cref="PeerAddressText"/>).</summary>
-    public static string DescribePeer(System.Net.Sockets.Socket socket) => PeerAddressText.Describe(socket);
-
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
         if (_disposed)
