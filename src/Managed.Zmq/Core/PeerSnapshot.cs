@@ -1,3 +1,5 @@
+using Managed.Zmq.Diagnostics;
+
 namespace Managed.Zmq.Core;
 
 /// <summary>
@@ -15,53 +17,28 @@ internal static class PeerSnapshot
             return null;
         }
 
-        var routingId = routingIds ? pipe.RoutingId : [];
-        if (pipe.InprocOutbound is { } outbound)
-        {
-            if (pipe.Peer is null)
-            {
-                return null;
-            }
-
-            var inbound = pipe.InprocInbound!;
-            long committedIn = inbound.CommittedMessages;
-            long writtenOut = outbound.CommittedMessages;
-            return new PeerInfo(pipe, connection)
-            {
-                RoutingId = routingId,
-                MessagesReceived = committedIn,
-                BytesReceived = inbound.WrittenBytes,
-                MessagesSent = writtenOut,
-                BytesSent = outbound.WrittenBytes,
-                InboundQueuedMessages = Math.Max(0, committedIn - inbound.ConsumedMessages),
-                InboundQueuedBytes = Math.Max(0, inbound.WrittenBytes - inbound.ConsumedBytes),
-                OutboundQueuedMessages = Math.Max(0, writtenOut - outbound.ConsumedMessages),
-                OutboundQueuedBytes = Math.Max(0, outbound.WrittenBytes - outbound.ConsumedBytes),
-                MessagesDropped = pipe.MessagesDroppedAtHwm,
-                SendHwm = pipe.SendHwm,
-                ReceiveHwm = pipe.ReceiveHwm,
-            };
-        }
-
-        if (pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
+        if (pipe.InprocOutbound is not null ? pipe.Peer is null
+            : pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
         {
             return null;
         }
 
-        var queueIn = pipe.Inbound;
-        var queueOut = pipe.Outbound;
+        // The pipe's totals since it was made, less what earlier connections of a reconnecting pipe
+        // carried (an inproc connection's starting counts are all 0).
+        var totals = default(PipeTotals);
+        totals.Add(pipe, depths: true);
         return new PeerInfo(pipe, connection)
         {
-            RoutingId = routingId,
-            MessagesReceived = Math.Max(0, queueIn.CommittedMessages - connection.MessagesReceivedBefore),
-            BytesReceived = Math.Max(0, queueIn.CommittedBytes - connection.BytesReceivedBefore),
-            MessagesSent = Math.Max(0, queueOut.ConsumedMessages - connection.MessagesSentBefore),
-            BytesSent = Math.Max(0, queueOut.ConsumedBytes - connection.BytesSentBefore),
-            InboundQueuedMessages = Math.Max(0, queueIn.QueuedMessages),
-            InboundQueuedBytes = queueIn.QueuedBytes,
-            OutboundQueuedMessages = Math.Max(0, queueOut.QueuedMessages),
-            OutboundQueuedBytes = queueOut.QueuedBytes,
-            MessagesDropped = Math.Max(0, pipe.MessagesDroppedAtHwm - connection.MessagesDroppedBefore),
+            RoutingId = routingIds ? pipe.RoutingId : [],
+            MessagesReceived = Math.Max(0, totals.MessagesReceived - connection.MessagesReceivedBefore),
+            BytesReceived = Math.Max(0, totals.BytesReceived - connection.BytesReceivedBefore),
+            MessagesSent = Math.Max(0, totals.MessagesSent - connection.MessagesSentBefore),
+            BytesSent = Math.Max(0, totals.BytesSent - connection.BytesSentBefore),
+            InboundQueuedMessages = totals.InboundMessages,
+            InboundQueuedBytes = totals.InboundBytes,
+            OutboundQueuedMessages = totals.OutboundMessages,
+            OutboundQueuedBytes = totals.OutboundBytes,
+            MessagesDropped = Math.Max(0, totals.MessagesDropped - connection.MessagesDroppedBefore),
             SendHwm = pipe.SendHwm,
             ReceiveHwm = pipe.ReceiveHwm,
         };
