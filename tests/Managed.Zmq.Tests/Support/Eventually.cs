@@ -8,7 +8,10 @@ namespace Managed.Zmq.Tests.Support;
 /// </summary>
 internal static class Eventually
 {
-    public static void True(Func<bool> condition, string because, int timeoutMilliseconds = 5000)
+    /// <summary>A deadline that only a hang reaches: on a loaded 2-core machine a healthy condition can take seconds.</summary>
+    public const int DefaultDeadline = 30_000;
+
+    public static void True(Func<bool> condition, string because, int timeoutMilliseconds = DefaultDeadline)
     {
         var clock = Stopwatch.StartNew();
         var spinner = default(SpinWait);

@@ -68,7 +68,7 @@ public sealed class MaxConnectionsTests : TransportSockets
             peers.ForEach(p => p.Dispose());
         }
 
-        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back", 10_000);
+        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back");
         Assert.Equal(3, server.GetOption<int>(SocketOption.Max_Connections));
     }
 
@@ -118,7 +118,7 @@ public sealed class MaxConnectionsTests : TransportSockets
             peers.ForEach(p => p.Dispose());
         }
 
-        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back", 10_000);
+        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back");
     }
 
     public enum Ending
@@ -215,7 +215,7 @@ public sealed class MaxConnectionsTests : TransportSockets
             dealer?.Dispose();
         }
 
-        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back", 10_000);
+        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back");
     }
 
     [Fact(Timeout = 60_000)]
@@ -294,7 +294,7 @@ public sealed class MaxConnectionsTests : TransportSockets
             peers.ForEach(p => p.Dispose());
         }
 
-        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back", 10_000);
+        Eventually.True(() => server.Core.AcceptQuota.Open == 0, "every accepted connection gave its slot back");
     }
 
     private static int PortOf(string endpoint) =>
