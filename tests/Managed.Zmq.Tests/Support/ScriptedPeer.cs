@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Support;
 /// <summary>The test's end of an <see cref="InMemoryDuplex"/>: writes raw bytes and reads exact counts, always with a timeout.</summary>
 internal sealed class ScriptedPeer : IDisposable
 {
-    private static readonly TimeSpan DefaultTimeout = TimeSpan.FromSeconds(5);
+    private static readonly TimeSpan DefaultTimeout = TimeSpan.FromSeconds(30);
 
     private readonly PipeReader _input;
     private readonly PipeWriter _output;

@@ -9,7 +9,7 @@ namespace Managed.Zmq.Tests.Resilience.Support;
 /// </summary>
 internal sealed class MonitorProbe : IDisposable
 {
-    public const int DefaultTimeout = 5000;
+    public const int DefaultTimeout = 30_000;
 
     public const int HandshakeFailedNoDetail = 0x0800;
     public const int HandshakeSucceeded = 0x1000;

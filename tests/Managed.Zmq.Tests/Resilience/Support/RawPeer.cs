@@ -12,7 +12,7 @@ namespace Managed.Zmq.Tests.Resilience.Support;
 /// </summary>
 internal sealed class RawPeer : IDisposable
 {
-    public const int DefaultTimeout = 5000;
+    public const int DefaultTimeout = 30_000;
 
     private readonly System.Net.Sockets.Socket _socket;
 
