@@ -26,6 +26,7 @@ internal static class Program
                 RemoteLatency.Name => RemoteLatency.Run(rest),
                 InprocThroughput.Name => InprocThroughput.Run(rest),
                 InprocLatency.Name => InprocLatency.Run(rest),
+                InprocCost.Name => InprocCost.Run(rest),
                 LocalRouterThroughput.Name => LocalRouterThroughput.Run(rest),
                 RemoteRouterThroughput.Name => RemoteRouterThroughput.Run(rest),
                 Handshake.Name => Handshake.Run(rest),
@@ -50,6 +51,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_lat <connect-to> <message-size> <roundtrip-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_thr <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_lat <message-size> <roundtrip-count>");
+        Console.WriteLine("       Managed.Zmq.Perf inproc_cost <batch|catchup> <message-count>   (64 B, one thread, ns per message from timed batches)");
         Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");

@@ -116,7 +116,15 @@ public sealed unsafe partial class Message
     internal void SetMore(bool more) => _more = more;
 
     /// <summary>Points a frame just received at its connection's metadata (null for none).</summary>
-    internal void SetMetadata(Security.PeerMetadata? metadata) => _metadata = metadata;
+    internal void SetMetadata(Security.PeerMetadata? metadata)
+    {
+        // Stored only when it changes: a message received into again and again from one connection (or inproc,
+        // always null) then pays a compare per frame instead of a GC write barrier.
+        if (!ReferenceEquals(_metadata, metadata))
+        {
+            _metadata = metadata;
+        }
+    }
 
     /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
     internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size, hasHeadroom: _kind != ContentKind.External);

@@ -13,7 +13,9 @@ namespace Managed.Zmq.Patterns;
 /// round robin runs over that prefix only: a pipe found empty is swapped out of it, so a receive costs
 /// in proportion to the pipes with data, not to every connection (many idle peers on one socket). A pipe
 /// set aside is parked (<see cref="Pipe.TryParkInbound"/>); its producer's next commit queues it on
-/// <see cref="PipeActivations"/>, which the reader drains at the start of each peek.</para>
+/// <see cref="PipeActivations"/>, which the reader drains at the start of each peek. The last active pipe
+/// is never set aside, so a socket with one busy peer (the common case) keeps it active between messages
+/// and its producer never pays for an activation.</para>
 /// <para>Reader side only: all members run on the socket's thread.</para>
 /// </remarks>
 internal sealed class FairQueue
@@ -52,6 +54,9 @@ internal sealed class FairQueue
 
     /// <summary>Pipes looked at by peeks so far (tests: the cost of a receive, in pipes).</summary>
     internal long PipesExamined { get; private set; }
+
+    /// <summary>Pipes their producers queued back after this reader set them aside (tests).</summary>
+    internal long ActivationsTaken { get; private set; }
 
     public void Add(Pipe pipe)
     {
@@ -131,6 +136,15 @@ internal sealed class FairQueue
                 return true;
             }
 
+            if (_active == 1)
+            {
+                // The last active pipe stays in the round robin though empty: the next peek looks at its producer's
+                // count once, where parking it would cost an activation (two interlocked operations by its producer,
+                // one by this reader, the pipe's state crossing between their threads) each time this reader
+                // catches up with it.
+                break;
+            }
+
             if (pipe.TryParkInbound())
             {
                 // The last active pipe takes its place and its turn; the producer brings this one back.
@@ -172,6 +186,7 @@ internal sealed class FairQueue
             next = pipe.NextActivated;
             pipe.NextActivated = null;
             pipe.InboundReactivated();
+            ActivationsTaken++;
 
             int index = pipe.FairQueueIndex;
             if (index >= _active && index < _count && _pipes[index] == pipe)

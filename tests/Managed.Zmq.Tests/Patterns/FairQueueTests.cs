@@ -76,15 +76,18 @@ public sealed class FairQueueTests : IDisposable
     [Fact]
     public void TryPeek_EnginePipeEmptiedThenRefilled_IsServedAgain()
     {
+        // Two pipes: the first one found empty is set aside, the last active one stays.
         var queue = new FairQueue();
         var pipe = NewEnginePipe();
         queue.Add(pipe);
+        queue.Add(NewEnginePipe());
         Assert.False(queue.HasMessage);
-        Assert.Equal(0, queue.ActiveCount);
+        Assert.Equal(1, queue.ActiveCount);
 
         Deliver(pipe, [7]);
         Assert.Equal([7], ReadAll(queue).Single()[0]);
-        Assert.Equal(0, queue.ActiveCount);
+        Assert.Equal(1, queue.ActiveCount);
+        Assert.Equal(1, queue.ActivationsTaken);
 
         Deliver(pipe, [8]);
         Assert.Equal([8], ReadAll(queue).Single()[0]);
@@ -96,15 +99,51 @@ public sealed class FairQueueTests : IDisposable
         var queue = new FairQueue();
         var (reader, writer) = NewInprocPair();
         queue.Add(reader);
+        queue.Add(NewInprocPair().Reader);
         Assert.False(queue.HasMessage);
-        Assert.Equal(0, queue.ActiveCount);
+        Assert.Equal(1, queue.ActiveCount);
 
         writer.WriteFrame([5], more: true);
         writer.WriteFrame([6], more: false);
         Assert.Equal(new byte[] { 5, 6 }, ReadAll(queue).Single().Select(f => f[0]).ToArray());
+        Assert.Equal(1, queue.ActivationsTaken);
 
         writer.WriteFrame([7], more: false);
         Assert.Equal([7], ReadAll(queue).Single()[0]);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void TryPeek_LastActivePipeFoundEmpty_StaysActiveAndIsNeverQueuedBack(bool inproc)
+    {
+        // One busy peer whose reader keeps up: set aside at every message, its producer would queue it back at every
+        // message. It stays in the round robin instead, and every message is still served.
+        const int rounds = 100;
+        var queue = new FairQueue();
+        Action<byte> send;
+        if (inproc)
+        {
+            var (reader, writer) = NewInprocPair();
+            queue.Add(reader);
+            send = b => writer.WriteFrame([b], more: false);
+        }
+        else
+        {
+            var pipe = NewEnginePipe();
+            queue.Add(pipe);
+            send = b => Deliver(pipe, [b]);
+        }
+
+        for (int i = 0; i < rounds; i++)
+        {
+            Assert.False(queue.HasMessage);
+            send((byte)i);
+            Assert.Equal([(byte)i], ReadAll(queue).Single()[0]);
+        }
+
+        Assert.Equal(1, queue.ActiveCount);
+        Assert.Equal(0, queue.ActivationsTaken);
     }
 
     [Fact]
@@ -120,9 +159,9 @@ public sealed class FairQueueTests : IDisposable
         var active = NewEnginePipe();
         queue.Add(active);
 
-        // The first peek finds every pipe empty and sets them all aside.
+        // The first peek finds every pipe empty and sets all but the last one looked at aside.
         Assert.False(queue.HasMessage);
-        Assert.Equal(0, queue.ActiveCount);
+        Assert.Equal(1, queue.ActiveCount);
 
         long before = queue.PipesExamined;
         const int rounds = 200;
