@@ -90,7 +90,16 @@ internal sealed class RecordingHandler(System.Net.Sockets.Socket socket, bool th
             throw new InvalidOperationException("a handler bug, on purpose");
         }
 
-        Socket.Receive(_buffer, SocketFlags.None, out _);
+        try
+        {
+            Socket.Receive(_buffer, SocketFlags.None, out _);
+        }
+        catch (ObjectDisposedException)
+        {
+            // The test closed its sockets while the reactor still reported one: not a handler bug. Thrown,
+            // it would count as an internal error of the process and fail the guards of tests running beside.
+        }
+
         ReadableSignal.Release();
     }
 
