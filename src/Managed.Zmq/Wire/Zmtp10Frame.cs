@@ -80,7 +80,8 @@ internal static class Zmtp10Frame
         ulong size = source[0];
         if (length == LongHeaderLength)
         {
-            if (source.Length < LongHeaderLength)
+            // The 8-octet length can be judged before the flags octet arrives.
+            if (source.Length < LongHeaderLength - 1)
             {
                 return ZmtpStatus.NeedMoreData;
             }
