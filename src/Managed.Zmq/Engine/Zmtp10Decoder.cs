@@ -38,15 +38,15 @@ internal sealed class Zmtp10Decoder
     private int _pendingMessages;
     private int _publishAt;
 
+    /// <summary>True once something was published since <see cref="TakePublished"/> last reported.</summary>
+    private bool _published;
+
     public Zmtp10Decoder(FrameQueue inbound, long maxMessageSize, Func<int, OutboundPayload> rentBuffer)
     {
         _inbound = inbound;
         _maxMessageSize = maxMessageSize;
         _rentBuffer = rentBuffer;
     }
-
-    /// <summary>True once something was published since <see cref="TakePublished"/> last reported.</summary>
-    private bool _published;
 
     /// <summary>Body octets the frame being read still lacks; 0 between frames.</summary>
     public long BodyRemaining => Math.Max(_bodyRemaining, 0);
