@@ -147,6 +147,25 @@ public sealed class Zmtp10DecoderTests
     }
 
     [Fact]
+    public void Decode_LargeFrameInsideMultipart_FramesStayInOrderAndPublishedWhole()
+    {
+        // The large frame's payload waits with the message until its last frame is in, as a 3.x connection's does.
+        int size = ZmtpConnection.DirectFrameThreshold;
+        byte[] body = Enumerable.Range(0, size).Select(i => (byte)(i * 3)).ToArray();
+        var header = new byte[Zmtp10Frame.LongHeaderLength];
+        int headerLength = Zmtp10Frame.WriteHeader(header, size, more: true);
+        var queue = new FrameQueue();
+        var decoder = Decoder(queue);
+
+        Assert.True(decoder.Decode([.. WireBytes.Parse("02 01 'a'"), .. header.AsSpan(0, headerLength), .. body]));
+        Assert.True(queue.Peek().IsEmpty);
+        Assert.True(decoder.Decode(WireBytes.Parse("02 00 'z'")));
+
+        Assert.Equal(Show([(true, "a"u8.ToArray()), (true, body), (false, "z"u8.ToArray())]), Show(ReadAll(queue, out int messages)));
+        Assert.Equal(1, messages);
+    }
+
+    [Fact]
     public void InjectSubscribeAll_QueuesOneSubscribeToEverythingMessage()
     {
         var queue = new FrameQueue();
