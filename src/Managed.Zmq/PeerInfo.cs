@@ -35,13 +35,13 @@ public sealed class PeerInfo
     /// <summary>The routing id this socket knows the peer by (ROUTER, STREAM: announced or generated); empty for other patterns.</summary>
     public ReadOnlyMemory<byte> RoutingId { get; internal init; }
 
-    /// <summary>The socket type the peer announced in its handshake; null when it announced none (a raw STREAM peer).</summary>
+    /// <summary>The socket type the peer announced in its handshake; null when it announced none (a raw STREAM peer, an unversioned ZMTP 1.0 peer).</summary>
     public SocketType? PeerSocketType => Connection.PeerSocketType;
 
-    /// <summary>The ZMTP version the peer greeted with (3.1, 3.0, 2.0); null for inproc and raw STREAM connections.</summary>
+    /// <summary>The ZMTP version the peer greeted with (3.1, 3.0, 2.0, 1.0); null for inproc and raw STREAM connections.</summary>
     public Version? ZmtpVersion => Connection.ZmtpVersion;
 
-    /// <summary>The security mechanism: <c>NULL</c>, <c>PLAIN</c> or <c>CURVE</c>; empty for inproc and raw STREAM connections.</summary>
+    /// <summary>The security mechanism: <c>NULL</c>, <c>PLAIN</c> or <c>CURVE</c>; empty for inproc and raw STREAM connections and for ZMTP 1.0 and 2.0 peers, whose protocols have none.</summary>
     public string Mechanism => Connection.Mechanism;
 
     /// <summary>The user id the ZAP handler returned for this peer (the <c>User-Id</c> message property), or empty.</summary>

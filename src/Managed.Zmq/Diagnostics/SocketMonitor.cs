@@ -115,6 +115,12 @@ internal sealed class SocketMonitor
 
     public void ReportHandshakeFailed(string endpoint, HandshakeResult result, DisconnectReason reason)
     {
+        if (result.Silent)
+        {
+            // An old peer refused or broken after its greeting: libzmq reports DISCONNECTED alone (docs/libzmq-behaviour.md L25).
+            return;
+        }
+
         if (result.MechanismError is { } error)
         {
             // The mechanism knows what libzmq reports (and when it reports nothing).

@@ -14,7 +14,7 @@ internal enum HandshakeOutcome
     /// <summary>The peer sent ERROR (HANDSHAKE_FAILED_AUTH when the reason is a ZAP status).</summary>
     PeerError,
 
-    /// <summary>The peer speaks a ZMTP older than 3.0, which we do not downgrade to.</summary>
+    /// <summary>The peer speaks ZMTP 1.0 or 2.0, which cannot authenticate, and our socket uses security or ZAP (docs/libzmq-behaviour.md L3).</summary>
     UnsupportedVersion,
 
     /// <summary>The peer's socket type cannot talk to ours (RFC 23 §The Socket-Type Property).</summary>

@@ -18,6 +18,21 @@ internal sealed class HandshakeResult
     /// <summary>The peer speaks ZMTP 2.0 (RFC 15): no commands may be sent to it, so no heartbeats.</summary>
     public bool IsZmtp20 { get; init; }
 
+    /// <summary>The peer speaks ZMTP 1.0 (RFC 13): its frames are translated both ways, and it gets no commands either.</summary>
+    public bool IsZmtp10 { get; init; }
+
+    /// <summary>
+    /// An unversioned ZMTP 1.0 peer of a PUB or XPUB: it will never subscribe (RFC 13 §Broadcast Content), so the
+    /// connection starts with a "subscribe to everything" from it, as libzmq's does (docs/libzmq-behaviour.md L2).
+    /// </summary>
+    public bool SubscribesToAll { get; init; }
+
+    /// <summary>
+    /// libzmq raises no handshake event for this failure, only DISCONNECTED: it refuses old peers, and decodes their
+    /// identity frames, after its greeting is done (docs/libzmq-behaviour.md L25).
+    /// </summary>
+    public bool Silent { get; init; }
+
     /// <summary>The mechanism, ready: it encodes and decodes traffic when it encrypts (CURVE).</summary>
     public IMechanism? Mechanism { get; init; }
 
@@ -28,4 +43,7 @@ internal sealed class HandshakeResult
     public ReadOnlyMemory<byte> Leftover { get; init; }
 
     public static HandshakeResult Fail(HandshakeOutcome outcome, int protocolError = 0) => new() { Outcome = outcome, ProtocolError = protocolError };
+
+    /// <summary>A failure libzmq reports with DISCONNECTED alone (see <see cref="Silent"/>).</summary>
+    public static HandshakeResult FailSilently(HandshakeOutcome outcome) => new() { Outcome = outcome, Silent = true };
 }

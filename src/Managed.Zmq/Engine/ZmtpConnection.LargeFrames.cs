@@ -149,7 +149,7 @@ internal sealed partial class ZmtpConnection
         _socket.Signal.Notify();
     }
 
-    private static unsafe OutboundPayload RentFrameBuffer(int length)
+    internal static unsafe OutboundPayload RentFrameBuffer(int length)
     {
         nint buffer = s_largeFrames.RentBuffer(length, out int bucket);
         var payload = OutboundPayload.Create((byte*)buffer, length, hasHeadroom: true);

@@ -23,7 +23,7 @@ internal sealed partial class ZmtpConnection
     private int _receiveSpace = MinReceiveSpace;
 
     /// <summary>Frames larger than this cannot be held in one array and end the connection.</summary>
-    private const long LargestFrame = int.MaxValue - 1024;
+    internal const long LargestFrame = int.MaxValue - 1024;
 
     /// <summary>Start, in the inbound write buffer, of the first frame not yet parsed.</summary>
     private int _parseOffset;

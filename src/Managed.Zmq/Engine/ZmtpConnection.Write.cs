@@ -148,8 +148,9 @@ internal sealed partial class ZmtpConnection
     /// parked and touches neither the queue's read side nor the OS socket's send side until the
     /// state moves on. Writes the committed messages with one non-blocking system call, which saves
     /// the wake-up of the I/O thread a reply would otherwise wait for. Anything unusual (CURVE, a
-    /// 3.0 peer, a pending command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel
-    /// buffer) is left to the write loop.
+    /// peer of minor version 0: ZMTP 3.0 and 2.0 need their subscriptions converted, 1.0 every frame; a pending
+    /// command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel buffer) is left to
+    /// the write loop.
     /// </summary>
     public bool TryWriteDirect(Pipe pipe)
     {

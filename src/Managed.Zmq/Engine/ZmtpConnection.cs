@@ -166,7 +166,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             return reason;
         }
 
-        _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
+        if (!result.IsZmtp20 && !result.IsZmtp10)
+        {
+            // libzmq raises HANDSHAKE_SUCCEEDED when a mechanism becomes ready: never for a 1.0 or 2.0 peer (docs/libzmq-behaviour.md L23).
+            _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
+        }
+
         _mechanism = result.Mechanism;
         _cipher = _mechanism is { EncryptsTraffic: true } ? _mechanism : null;
         var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
@@ -178,7 +183,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.Connection = _connection;
         Volatile.Write(ref _pipe, pipe);
 
-        if (!TryStoreLeftover(result.Leftover.Span))
+        if (result.IsZmtp10 ? !StartZmtp10(pipe, result) : !TryStoreLeftover(result.Leftover.Span))
         {
             ReleaseState();
             _transport.Dispose();
@@ -194,6 +199,16 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         pipe.SetEngine(this);
         _socket.OnPipeConnected(pipe, this);
 
+        if (result.IsZmtp10)
+        {
+            // RFC 13 framing both ways (ZmtpConnection.Zmtp10.cs); no commands, so no heartbeats.
+            var translator = WriteZmtp10LoopAsync(pipe);
+            await ReadZmtp10LoopAsync(pipe).ConfigureAwait(true);
+            Close(DisconnectReason.ConnectionLost);
+            await translator.ConfigureAwait(true);
+            return EndConnection(pipe);
+        }
+
         if (!result.IsZmtp20)
         {
             // A ZMTP 2.0 peer knows no commands, so no PING (libzmq starts heartbeats for 3.x only).
@@ -205,7 +220,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         Close(DisconnectReason.ConnectionLost);
         await writer.ConfigureAwait(true);
         StopHeartbeats();
+        return EndConnection(pipe);
+    }
 
+    /// <summary>After both loops ended: detaches the pipe, drops the connection's state, reports the disconnect.</summary>
+    private DisconnectReason EndConnection(Pipe pipe)
+    {
         pipe.SetEngine(null);
         if (_connectPipe is null)
         {
@@ -239,7 +259,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
                 Wire.ZmtpMechanism.Curve => "CURVE",
                 _ => string.Empty,
             },
-            ZmtpVersion = result is null ? null : result.IsZmtp20 ? new Version(2, 0) : new Version(3, result.PeerMinorVersion),
+            ZmtpVersion = result is null ? null : result.IsZmtp10 ? new Version(1, 0) : result.IsZmtp20 ? new Version(2, 0) : new Version(3, result.PeerMinorVersion),
             PeerSocketType = knownType ? peerType : null,
             UserId = result?.PeerMetadata.UserId ?? string.Empty,
             MessagesReceivedBefore = pipe.Inbound.CommittedMessages,
@@ -264,6 +284,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         _controlLength = 0;
         _cipherIn = null;
         _cipherOut = null;
+        _zmtp10Decoder?.Abandon();
+        _zmtp10Decoder = null;
+        _zmtp10In = null;
+        _zmtp10Out = null;
     }
 
     /// <summary>The security settings this connection starts with (options may change later; they apply to new connections).</summary>

@@ -6,17 +6,18 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Engine;
 
 /// <summary>
-/// The ZMTP handshake as one linear method: greeting, version check (ZMTP 2.0 peers take a
-/// shorter path, see <see cref="RunZmtp20Async"/>), then the security
+/// The ZMTP handshake as one linear method: greeting, version check (ZMTP 1.0 and 2.0 peers take a
+/// shorter path, see ZmtpHandshake.Legacy.cs), then the security
 /// mechanism's commands until it is ready (RFC 23/37 §Version Negotiation, §Authentication and
 /// Confidentiality). The mechanism is a step machine; this method does its I/O and its ZAP calls.
 /// </summary>
 /// <remarks>
 /// The greeting goes out in libzmq 4.3's three steps (signature, major version, rest), each sent
 /// as soon as the peer's corresponding octets are in, so two such peers never wait on each other
-/// (docs/libzmq-behaviour.md L1). A ZMTP 2.0 peer is served ZMTP 2.0 instead (RFC 15), as libzmq serves it.
+/// (docs/libzmq-behaviour.md L1). A ZMTP 2.0 or 1.0 peer is served its own protocol instead (RFC 15, RFC 13), as
+/// libzmq serves it.
 /// </remarks>
-internal sealed class ZmtpHandshake
+internal sealed partial class ZmtpHandshake
 {
     /// <summary>Octet counts at which the signature read so far can show an unversioned peer: octet 0, then octet 9.</summary>
     private static readonly int[] s_signatureCheckpoints = [1, ZmtpGreeting.SignatureLength];
@@ -69,7 +70,7 @@ internal sealed class ZmtpHandshake
             // An unversioned ZMTP 1.0 peer shows itself by octet 0 or octet 9, and may send no more than that.
             if (ZmtpGreeting.Classify(Received) == ZmtpGreetingKind.Unversioned)
             {
-                return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+                return await RunUnversionedAsync().ConfigureAwait(true);
             }
         }
 
@@ -85,10 +86,9 @@ internal sealed class ZmtpHandshake
             return await RunZmtp20Async().ConfigureAwait(true);
         }
 
-        if (revision < ZmtpLegacy.Zmtp20Revision)
+        if (revision == ZmtpLegacy.Zmtp10Revision)
         {
-            // Versioned ZMTP 1.0 (revision 00) frames differently (RFC 13); we do not speak it.
-            return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
+            return await RunVersionedZmtp10Async().ConfigureAwait(true);
         }
 
         await _transport.SendAsync(greeting.AsMemory(ZmtpGreeting.VersionPrefixLength)).ConfigureAwait(true);
@@ -129,56 +129,6 @@ internal sealed class ZmtpHandshake
             PeerMinorVersion = peer.IsZmtp30 ? (byte)0 : (byte)1,
             Mechanism = mechanism,
             PeerMetadata = mechanism.PeerMetadata,
-            Leftover = _buffer.AsMemory(_start, _end - _start),
-        };
-    }
-
-    /// <summary>
-    /// ZMTP 2.0 (RFC 15), as libzmq 4.3 serves an old peer: our socket type completes our greeting, the peer's is
-    /// its 12th octet, and each side's first frame is its identity (no mechanism, no commands). libzmq refuses a
-    /// 2.0 peer when security or ZAP is on (a 2.0 peer cannot authenticate), and so do we.
-    /// </summary>
-    private async ValueTask<HandshakeResult> RunZmtp20Async()
-    {
-        var mechanismSettings = _settings.Mechanism;
-        if (mechanismSettings.Mechanism != ZmtpMechanism.Null || mechanismSettings.ZapDomain.Length > 0)
-        {
-            return HandshakeResult.Fail(HandshakeOutcome.UnsupportedVersion);
-        }
-
-        await _transport.SendAsync(new[] { ZmtpLegacy.GetSocketTypeOctet(mechanismSettings.SocketType) }).ConfigureAwait(true);
-        if (!await FillAsync(ZmtpLegacy.Zmtp20GreetingLength).ConfigureAwait(true))
-        {
-            return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
-        }
-
-        byte peerType = Received[ZmtpLegacy.Zmtp20GreetingLength - 1];
-        _start += ZmtpLegacy.Zmtp20GreetingLength;
-
-        // RFC 15 §Identity: the first message each way is the sender's identity, one frame, possibly empty.
-        byte[] identityFrame = ZmtpLegacy.BuildIdentityFrame(mechanismSettings.RoutingId);
-        await _transport.SendAsync(identityFrame).ConfigureAwait(true);
-        var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
-        if (status != ZmtpStatus.Done)
-        {
-            return status == ZmtpStatus.Malformed
-                ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED)
-                : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
-        }
-
-        if (header.More || header.IsCommand)
-        {
-            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED);
-        }
-
-        byte[] identity = _buffer.AsSpan(_start + header.HeaderLength, (int)header.BodyLength).ToArray();
-        _start += header.HeaderLength + (int)header.BodyLength;
-        return new HandshakeResult
-        {
-            Outcome = HandshakeOutcome.Succeeded,
-            PeerMinorVersion = 0,
-            IsZmtp20 = true,
-            PeerMetadata = ZmtpLegacy.DescribePeer(peerType, identity),
             Leftover = _buffer.AsMemory(_start, _end - _start),
         };
     }
@@ -263,6 +213,11 @@ internal sealed class ZmtpHandshake
 
     private ReadOnlySpan<byte> Received => _buffer.AsSpan(_start, _end - _start);
 
+    /// <summary>A handshake command (or an old peer's identity) is small; anything huge is hostile (and MAXMSGSIZE applies, docs/libzmq-behaviour.md L10).</summary>
+    private long LargestHandshakeFrame => _settings.MaxMessageSize >= 0 ? Math.Min(_settings.MaxMessageSize, MaxHandshakeFrame) : MaxHandshakeFrame;
+
+    private const int MaxHandshakeFrame = 1 << 20;
+
     private async ValueTask<(ZmtpStatus Status, ZmtpFrameHeader Header)> ReadFrameAsync()
     {
         while (true)
@@ -275,9 +230,7 @@ internal sealed class ZmtpHandshake
 
             if (status == ZmtpStatus.Done)
             {
-                // A handshake command is small; anything huge is hostile (and MAXMSGSIZE applies, docs/libzmq-behaviour.md L10).
-                long limit = _settings.MaxMessageSize >= 0 ? Math.Min(_settings.MaxMessageSize, 1 << 20) : 1 << 20;
-                if (header.BodyLength > limit)
+                if (header.BodyLength > LargestHandshakeFrame)
                 {
                     return (ZmtpStatus.Malformed, header);
                 }

@@ -197,31 +197,6 @@ public sealed class ZmtpHandshakeTests
     // ------------------------------------------------------------------ refusals
 
     [Fact]
-    public async Task RunAsync_Zmtp10PeerWithLongIdentity_UnsupportedVersion()
-    {
-        // ZMTP 1.0: octet 0 is the identity frame's length (13 = flags + 12 octets), not 0xFF.
-        var (result, _) = await RunAsync(Dealer(), async peer =>
-        {
-            await peer.SendAsync(WireBytes.Parse("0D 00 'identity-123'"));
-        });
-
-        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
-    }
-
-    [Fact]
-    public async Task RunAsync_Zmtp10AnonymousPeer_UnsupportedVersionFromFirstOctet()
-    {
-        // An anonymous ZMTP 1.0 peer sends only "01 00" and then waits: octet 0 alone shows the
-        // version (RFC 23 §Detecting ZMTP 1.0 and 2.0 Peers), so waiting for 11 octets never ends.
-        var (result, _) = await RunAsync(Dealer(), async peer =>
-        {
-            await peer.SendAsync(WireBytes.Parse("01 00"));
-        });
-
-        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
-    }
-
-    [Fact]
     public async Task RunAsync_Zmtp20Peer_DowngradesAndExchangesIdentities()
     {
         // RFC 15, as libzmq 4.3 serves it: our signature and major (03), then, seeing revision 01, our socket
@@ -256,14 +231,7 @@ public sealed class ZmtpHandshakeTests
         var (result, _) = await RunAsync(settings, peer => peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06 00 00")));
 
         Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
-    }
-
-    [Fact]
-    public async Task RunAsync_VersionedZmtp10Peer_UnsupportedVersion()
-    {
-        var (result, _) = await RunAsync(Dealer(), peer => peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 00 00 00")));
-
-        Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);
+        Assert.True(result.Silent, "libzmq reports the refusal with DISCONNECTED alone");
     }
 
     [Theory]

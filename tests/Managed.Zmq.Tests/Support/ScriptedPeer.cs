@@ -47,6 +47,24 @@ internal sealed class ScriptedPeer : IDisposable
         }
     }
 
+    /// <summary>Everything the engine sent until it closed its side; fails if it does not close in time.</summary>
+    public async Task<byte[]> ReadToEndAsync()
+    {
+        using var timeout = new CancellationTokenSource(DefaultTimeout);
+        while (true)
+        {
+            var result = await _input.ReadAsync(timeout.Token);
+            if (result.IsCompleted)
+            {
+                byte[] bytes = result.Buffer.ToArray();
+                _input.AdvanceTo(result.Buffer.End);
+                return bytes;
+            }
+
+            _input.AdvanceTo(result.Buffer.Start, result.Buffer.End);
+        }
+    }
+
     /// <summary>Closes the peer's sending direction: the engine's next receive returns 0.</summary>
     public void Close()
     {
