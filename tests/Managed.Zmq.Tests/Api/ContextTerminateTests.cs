@@ -82,10 +82,5 @@ public sealed class ContextTerminateTests
         push.Send("nobody will take this");
     }
 
-    private static string UnusedEndpoint()
-    {
-        using var probe = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-        probe.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return $"tcp://127.0.0.1:{((IPEndPoint)probe.LocalEndPoint!).Port}";
-    }
+    private static string UnusedEndpoint() => Support.RefusedPort.TcpEndpoint();
 }

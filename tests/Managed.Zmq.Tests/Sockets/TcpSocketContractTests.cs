@@ -9,13 +9,8 @@ public sealed partial class TcpSocketContractTests : SocketContractTests
 {
     protected override string Endpoint() => "tcp://127.0.0.1:*";
 
-    protected override string UnusedEndpoint()
-    {
-        // Ask the OS for a free port, then release it: nothing listens there until a test binds it.
-        using var probe = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-        probe.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return $"tcp://127.0.0.1:{((IPEndPoint)probe.LocalEndPoint!).Port}";
-    }
+    // Nothing listens there until a test binds it, and no other test is given the port meanwhile.
+    protected override string UnusedEndpoint() => Support.RefusedPort.TcpEndpoint();
 
     protected override void AssertBoundEndpointFormat(string lastEndpoint)
     {

@@ -71,7 +71,7 @@ public sealed class SocksProxyServerTests : TransportSockets
         using var monitor = MonitorProbe.Attach(Context, push);
 
         // Nothing listens on this port, so microsocks answers the CONNECT with "connection refused".
-        push.Connect($"tcp://127.0.0.1:{MicrosocksProxy.FreePort()}");
+        push.Connect(Support.RefusedPort.TcpEndpoint());
 
         AssertRetriedTwice(monitor);
         Assert.Equal(0, monitor.Count(MonitorProbe.HandshakeSucceeded));

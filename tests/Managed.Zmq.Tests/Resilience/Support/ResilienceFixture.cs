@@ -49,13 +49,8 @@ public abstract class ResilienceFixture : IDisposable
         return socket.GetOptionString(SocketOption.Last_Endpoint);
     }
 
-    /// <summary>A loopback endpoint nobody listens on (the OS picked the port, then it was released).</summary>
-    protected static string UnusedTcpEndpoint()
-    {
-        using var probe = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
-        probe.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
-        return $"tcp://127.0.0.1:{((System.Net.IPEndPoint)probe.LocalEndPoint!).Port}";
-    }
+    /// <summary>A loopback endpoint nobody listens on, held so no other test is given its port (<see cref="Tests.Support.RefusedPort"/>).</summary>
+    protected static string UnusedTcpEndpoint() => Tests.Support.RefusedPort.TcpEndpoint();
 
     /// <summary>A fresh PUSH client delivers one message to <paramref name="pull"/>: the server still serves good peers.</summary>
     protected void AssertServesGoodClient(Socket pull, string endpoint)
