@@ -124,7 +124,7 @@ build_native() {
   mkdir -p "$NATIVE_BIN"
   local tool
   for tool in local_thr remote_thr local_lat remote_lat local_router_thr remote_router_thr \
-      inproc_thr inproc_lat handshake; do
+      inproc_thr inproc_lat handshake pub_fanout sub_fanout router_fanin dealer_fanin; do
     gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/$tool" "$NATIVE_SRC/$tool.c" -lzmq \
       || die "gcc failed for $tool.c"
   done
