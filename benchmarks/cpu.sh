@@ -70,6 +70,10 @@ per_message() {
     printf "%.1f %.3f %.3f\n", (a[1] - b[1]) * 1000 / n, (a[2] - b[2]) / n, (a[3] - b[3]) / n }'
 }
 
+sum() { # numbers... -> their sum, 3 decimals
+  awk 'BEGIN { s = 0; for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.3f\n", s }' "$@"
+}
+
 median() { # values... -> median or "-"
   (($#)) || { echo -; return; }
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
@@ -130,7 +134,12 @@ cpu_main() {
       rows+=("| $name | $impl | ${med[$impl.r_cpu]} | ${med[$impl.l_cpu]} | ${med[$impl.r_vol]} / ${med[$impl.r_inv]} | ${med[$impl.l_vol]} / ${med[$impl.l_inv]} | $(fmt "$kind" "${med[$impl.fig]}") $unit |")
     done
     if [[ -n ${med[ours.fig]:-} && ${med[ours.fig]} != - && -n ${med[libzmq.fig]:-} && ${med[libzmq.fig]} != - ]]; then
-      summary+=("| $name | per $per | $(ratio "${med[ours.r_cpu]}" "${med[libzmq.r_cpu]}") | $(ratio "${med[ours.l_cpu]}" "${med[libzmq.l_cpu]}") | $(ratio "$(awk -v a="${med[ours.r_vol]}" -v b="${med[ours.l_vol]}" 'BEGIN { print a + b }')" "$(awk -v a="${med[libzmq.r_vol]}" -v b="${med[libzmq.l_vol]}" 'BEGIN { print a + b }')") |")
+      local vol_ours vol_libzmq all_ours all_libzmq
+      vol_ours=$(sum "${med[ours.r_vol]}" "${med[ours.l_vol]}")
+      vol_libzmq=$(sum "${med[libzmq.r_vol]}" "${med[libzmq.l_vol]}")
+      all_ours=$(sum "${med[ours.r_vol]}" "${med[ours.l_vol]}" "${med[ours.r_inv]}" "${med[ours.l_inv]}")
+      all_libzmq=$(sum "${med[libzmq.r_vol]}" "${med[libzmq.l_vol]}" "${med[libzmq.r_inv]}" "${med[libzmq.l_inv]}")
+      summary+=("| $name | per $per | $(ratio "${med[ours.r_cpu]}" "${med[libzmq.r_cpu]}") | $(ratio "${med[ours.l_cpu]}" "${med[libzmq.l_cpu]}") | $vol_ours / $vol_libzmq | $all_ours / $all_libzmq |")
     fi
     unset fig med
   done
@@ -144,10 +153,12 @@ cpu_main() {
   printf '%s\n' "${rows[@]}"
   if ((${#summary[@]})); then
     echo
-    echo "Ours / libzmq (lower is better):"
+    echo "Ours against libzmq: CPU as ratios ours / libzmq (lower is better); switches of both processes together, ours / libzmq."
+    echo "Linux counts a sched_yield that hands the CPU to another runnable thread as an involuntary switch, so spinning"
+    echo "waits show up there as well as preemptions."
     echo
-    echo "| scenario | unit | remote CPU | local CPU | voluntary switches, both sides |"
-    echo "|---|---|---:|---:|---:|"
+    echo "| scenario | unit | remote CPU | local CPU | voluntary switches | all switches |"
+    echo "|---|---|---:|---:|---:|---:|"
     printf '%s\n' "${summary[@]}"
   fi
 
