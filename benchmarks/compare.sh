@@ -10,6 +10,16 @@
 #   ONLY=regex    run only the scenarios whose name matches (grep -E)
 #   TIMEOUT=120   seconds before one process is killed
 #   SCALE=1       multiply every message/roundtrip count (e.g. 0.1 for a smoke run)
+#   FLOOR=1       also run the raw floor (benchmarks/native/raw: plain blocking sockets, an
+#                 8-byte length prefix, no messaging library) for every tcp/ipc scenario, in
+#                 the same interleaved run, and print it with the ratios A/floor and B/floor.
+#                 FLOOR=0 leaves the floor columns out.
+#   OURS_DEFAULTS=0  1: also run every scenario whose B side includes ours with the .NET
+#                 runtime's defaults (tiered compilation and dynamic PGO on; the perf CLI is
+#                 built with tiering off), with DEFAULTS_SCALE times the count so that the
+#                 run is long enough to reach tier 1, and print it as column D with D/A.
+#   DEFAULTS_SCALE=10  count multiplier for the runtime-defaults runs (figures are rates, so
+#                 they compare with A and B run over the plain count)
 #   PERF_BUFFER=message  how our throughput tools move payloads: message (default) is libzmq's
 #                 perf tools line for line, one Message rebuilt per send and one received into,
 #                 as they do with one zmq_msg_t, so neither side copies a payload; span sends and
@@ -26,6 +36,12 @@ SIDES=${SIDES:-both}
 ONLY=${ONLY:-}
 TIMEOUT=${TIMEOUT:-120}
 SCALE=${SCALE:-1}
+FLOOR=${FLOOR:-1}
+OURS_DEFAULTS=${OURS_DEFAULTS:-0}
+DEFAULTS_SCALE=${DEFAULTS_SCALE:-10}
+# The .NET runtime's defaults for a users' application: environment variables win over the
+# perf CLI's runtimeconfig (TieredCompilation=false), so this switches tiering back on.
+RUNTIME_DEFAULTS_ENV=(DOTNET_TieredCompilation=1 DOTNET_TieredPGO=1)
 
 # --------------------------------------------------------------------------------------
 # Scenarios: one line each. Side A is always libzmq -> libzmq; side B uses the local and
@@ -108,10 +124,17 @@ build_native() {
   mkdir -p "$NATIVE_BIN"
   local tool
   for tool in local_thr remote_thr local_lat remote_lat local_router_thr remote_router_thr \
-      inproc_thr inproc_lat handshake; do
+      inproc_thr inproc_lat handshake pub_fanout sub_fanout router_fanin dealer_fanin; do
     gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/$tool" "$NATIVE_SRC/$tool.c" -lzmq \
       || die "gcc failed for $tool.c"
   done
+  # The raw floor (no libzmq) and the CPU/context-switch meter cpu.sh wraps processes in.
+  for tool in raw_local_thr raw_remote_thr raw_local_lat raw_remote_lat; do
+    gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/$tool" "$NATIVE_SRC/raw/$tool.c" \
+      || die "gcc failed for raw/$tool.c"
+  done
+  gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/rusage_run" "$NATIVE_SRC/rusage_run.c" \
+    || die "gcc failed for rusage_run.c"
 }
 
 build_ours() {
@@ -167,7 +190,9 @@ is_ready() { # transport address -> success when the local side is listening
 command_for() { # impl mode -> command words
   case $1 in
     libzmq) echo "$NATIVE_BIN/$2" ;;
+    raw) echo "$NATIVE_BIN/raw_$2" ;;
     ours) echo "dotnet $PERF_DLL $2" ;;
+    ours-defaults) echo "env ${RUNTIME_DEFAULTS_ENV[*]} dotnet $PERF_DLL $2" ;;
     *) die "unknown implementation $1" ;;
   esac
 }
@@ -189,9 +214,16 @@ run_once() {
   local_cmd=$(command_for "$local_impl" "local_$kind")
   remote_cmd=$(command_for "$remote_impl" "remote_$kind")
   local local_out=$LOG_DIR/$tag.local remote_out=$LOG_DIR/$tag.remote
+  # MEASURE_RUSAGE=1 (set by cpu.sh): each process runs under rusage_run, which leaves
+  # "user_us sys_us voluntary involuntary" of the whole process in $tag.{local,remote}.rusage.
+  local meter_local=() meter_remote=()
+  if [[ ${MEASURE_RUSAGE:-0} == 1 ]]; then
+    meter_local=("$NATIVE_BIN/rusage_run" "$local_out.rusage")
+    meter_remote=("$NATIVE_BIN/rusage_run" "$remote_out.rusage")
+  fi
 
   # shellcheck disable=SC2086 # command words are split on purpose
-  timeout -k 5 "$TIMEOUT" env "$curve" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
+  "${meter_local[@]}" timeout -k 5 "$TIMEOUT" env "$curve" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
   local_pid=$!
 
   local waited=0
@@ -207,7 +239,7 @@ run_once() {
 
   local remote_rc=0 local_rc=0
   # shellcheck disable=SC2086
-  timeout -k 5 "$TIMEOUT" env "$curve" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
+  "${meter_remote[@]}" timeout -k 5 "$TIMEOUT" env "$curve" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
   if ((remote_rc != 0)); then
     kill "$local_pid" 2>/dev/null || true
   fi
@@ -281,6 +313,25 @@ fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
 
 # --------------------------------------------------------------------------------------
 
+# floor_of kind transport -> "kind transport" of the raw floor run, or nothing when the
+# scenario has none (inproc and handshakes). A ROUTER stream's floor is the plain stream;
+# CURVE's floor is the unencrypted socket (the floor has no security mechanism).
+floor_of() {
+  case $1:$2 in
+    *:inproc|hs:*) ;;
+    lat:*) echo "lat ${2%+curve}" ;;
+    *thr:*) echo "thr ${2%+curve}" ;;
+  esac
+}
+
+ratio() { # numerator denominator -> "x.xx" or "-"
+  if [[ $1 =~ ^[0-9.]+$ && $2 =~ ^[0-9.]+$ ]] && awk -v d="$2" 'BEGIN { exit !(d > 0) }'; then
+    awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'
+  else
+    echo -
+  fi
+}
+
 main() {
   check_tools
   build_native
@@ -289,58 +340,105 @@ main() {
   say "logs: $LOG_DIR"
   say "runs per side: $RUNS; machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 
+  local defaults=0
+  [[ $OURS_DEFAULTS == 1 && $SIDES == both ]] && defaults=1
+
   local rows=() failed=0 line
   for line in "${SCENARIOS[@]}"; do
     local name kind transport size count b_local b_remote
     read -r name kind transport size count b_local b_remote <<<"$line"
     [[ -z $ONLY || $name =~ $ONLY ]] || continue
     count=$(awk -v c="$count" -v s="$SCALE" 'BEGIN { n = int(c * s); print (n < 1 ? 1 : n) }')
+    local floor_kind="" floor_transport=""
+    [[ $FLOOR == 1 ]] && read -r floor_kind floor_transport <<<"$(floor_of "$kind" "$transport")"
+    # Column D: the B ends, with ours run under the runtime's defaults (only where ours takes part).
+    local d_local=${b_local/#ours/ours-defaults} d_remote=${b_remote/#ours/ours-defaults}
+    local d_count=""
+    if ((defaults)) && [[ $b_local == ours || $b_remote == ours ]]; then
+      d_count=$(awk -v c="$count" -v s="$DEFAULTS_SCALE" 'BEGIN { n = int(c * s); print (n < 1 ? 1 : n) }')
+    fi
 
     say "$name ($kind, $size B x $count)"
-    local a_vals=() b_vals=() a_fail=0 b_fail=0 i v
+    local a_vals=() b_vals=() f_vals=() d_vals=() a_fail=0 b_fail=0 f_fail=0 d_fail=0 i v
     for ((i = 1; i <= RUNS; i++)); do
       if v=$(run_once "$kind" "$transport" "$size" "$count" libzmq libzmq "$name.$i.A"); then
         a_vals+=("$v"); say "  run $i A libzmq: $v"
       else
         ((++a_fail))
       fi
-      [[ $SIDES == both ]] || continue
-      if v=$(run_once "$kind" "$transport" "$size" "$count" "$b_local" "$b_remote" "$name.$i.B"); then
-        b_vals+=("$v"); say "  run $i B ${b_remote/#-/(one process) }>$b_local: $v"
-      else
-        ((++b_fail))
+      if [[ $SIDES == both ]]; then
+        if v=$(run_once "$kind" "$transport" "$size" "$count" "$b_local" "$b_remote" "$name.$i.B"); then
+          b_vals+=("$v"); say "  run $i B ${b_remote/#-/(one process) }>$b_local: $v"
+        else
+          ((++b_fail))
+        fi
+      fi
+      if [[ -n $floor_kind ]]; then
+        if v=$(run_once "$floor_kind" "$floor_transport" "$size" "$count" raw raw "$name.$i.F"); then
+          f_vals+=("$v"); say "  run $i F raw $floor_transport floor: $v"
+        else
+          ((++f_fail))
+        fi
+      fi
+      if [[ -n $d_count ]]; then
+        if v=$(run_once "$kind" "$transport" "$size" "$d_count" "$d_local" "$d_remote" "$name.$i.D"); then
+          d_vals+=("$v"); say "  run $i D ${d_remote/#-/(one process) }>$d_local x $d_count: $v"
+        else
+          ((++d_fail))
+        fi
       fi
     done
-    failed=$((failed + a_fail + b_fail))
+    failed=$((failed + a_fail + b_fail + f_fail + d_fail))
 
-    local a_min a_med a_max b_min b_med b_max ratio unit
+    local a_min a_med a_max b_min b_med b_max f_min f_med f_max d_min d_med d_max unit
     read -r a_min a_med a_max <<<"$(stats "${a_vals[@]}")"
     if [[ $SIDES == both ]]; then
       read -r b_min b_med b_max <<<"$(stats "${b_vals[@]}")"
     else
       b_min=pending b_med=pending b_max=pending
     fi
-    if [[ $a_med != - && $b_med != - && $b_med != pending ]]; then
-      ratio=$(awk -v b="$b_med" -v a="$a_med" 'BEGIN { printf "%.2f", b / a }')
-    else
-      ratio=-
-    fi
+    read -r f_min f_med f_max <<<"$(stats "${f_vals[@]}")"
+    read -r d_min d_med d_max <<<"$(stats "${d_vals[@]}")"
     case $kind in
       *thr) unit="msg/s" ;;
       lat) unit="us (1-way)" ;;
       hs) unit="ms (median connect→msg)" ;;
     esac
     local note=""
-    ((a_fail + b_fail)) && note=" (failed runs: A $a_fail, B $b_fail)"
-    rows+=("| $name$note | $size | $count | $unit | $(fmt "$kind" "$a_min") | $(fmt "$kind" "$a_med") | $(fmt "$kind" "$a_max") | $(fmt "$kind" "$b_min") | $(fmt "$kind" "$b_med") | $(fmt "$kind" "$b_max") | $ratio |")
+    ((a_fail + b_fail + f_fail + d_fail)) && note=" (failed runs: A $a_fail, B $b_fail, floor $f_fail, D $d_fail)"
+    local row="| $name$note | $size | $count | $unit | $(fmt "$kind" "$a_min") | $(fmt "$kind" "$a_med") | $(fmt "$kind" "$a_max") | $(fmt "$kind" "$b_min") | $(fmt "$kind" "$b_med") | $(fmt "$kind" "$b_max") | $(ratio "$b_med" "$a_med") |"
+    if [[ $FLOOR == 1 ]]; then
+      row+=" $(fmt "$kind" "$f_med") | $(ratio "$a_med" "$f_med") | $(ratio "$b_med" "$f_med") |"
+    fi
+    if ((defaults)); then
+      row+=" $(fmt "$kind" "$d_med") | $(ratio "$d_med" "$a_med") |"
+    fi
+    rows+=("$row")
   done
+
+  local header="| scenario | size [B] | count | unit | A min | A median | A max | B min | B median | B max | ratio B/A |"
+  local rule="|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  if [[ $FLOOR == 1 ]]; then
+    header+=" floor median | A/floor | B/floor |"
+    rule+="---:|---:|---:|"
+  fi
+  if ((defaults)); then
+    header+=" D median | ratio D/A |"
+    rule+="---:|---:|"
+  fi
 
   echo
   echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends; B = the ends named in the scenario (ours = Managed.Zmq); PERF_BUFFER=$PERF_BUFFER."
   echo "Ratio = median B / median A (throughput: higher is better; latency and handshake: lower is better)."
+  if [[ $FLOOR == 1 ]]; then
+    echo "Floor = raw blocking sockets (benchmarks/native/raw), same transport without CURVE, 8-byte length prefix; A/floor and B/floor = median / floor median (throughput: the share of the floor reached; latency: times the floor)."
+  fi
+  if ((defaults)); then
+    echo "D = the B ends with ours under the .NET runtime's defaults (${RUNTIME_DEFAULTS_ENV[*]}), count x $DEFAULTS_SCALE; ratio D/A = median D / median A."
+  fi
   echo
-  echo "| scenario | size [B] | count | unit | A min | A median | A max | B min | B median | B max | ratio B/A |"
-  echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "$header"
+  echo "$rule"
   printf '%s\n' "${rows[@]}"
 
   if ((failed)); then
@@ -350,4 +448,7 @@ main() {
   rm -rf "$LOG_DIR"
 }
 
-main "$@"
+# Sourced (by cpu.sh): define the functions and settings only.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  main "$@"
+fi

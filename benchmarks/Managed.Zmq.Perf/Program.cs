@@ -32,6 +32,10 @@ internal static class Program
                 Handshake.Name => Handshake.Run(rest),
                 CryptoThroughput.Name => CryptoThroughput.Run(rest),
                 ReceiveModes.Name => ReceiveModes.Run(rest),
+                PubFanout.Name => PubFanout.Run(rest),
+                SubFanout.Name => SubFanout.Run(rest),
+                RouterFanin.Name => RouterFanin.Run(rest),
+                DealerFanin.Name => DealerFanin.Run(rest),
                 _ => Usage(),
             };
         }
@@ -57,6 +61,11 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
         Console.WriteLine("       Managed.Zmq.Perf crypto [milliseconds-per-case]");
         Console.WriteLine("       Managed.Zmq.Perf receive_modes <message-size> <message-count>   (Blocking vs Poller, alternating rounds)");
+        Console.WriteLine("       Managed.Zmq.Perf pub_fanout <bind-to> <message-size> <message-count> <subscribers>");
+        Console.WriteLine("       Managed.Zmq.Perf sub_fanout <connect-to> <message-size> <message-count> <subscribers>");
+        Console.WriteLine("       Managed.Zmq.Perf router_fanin <bind-to> <message-size> <message-count> <dealers>");
+        Console.WriteLine("       Managed.Zmq.Perf dealer_fanin <connect-to> <message-size> <message-count> <dealers>");
+        Console.WriteLine("PERF_IO_THREADS=n: the fan-out/fan-in modes' contexts get n I/O threads.");
         Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
         Console.WriteLine("PERF_METERS=1: a MeterListener on the Managed.Zmq meter, collected every second (the cost of being watched).");
         Console.WriteLine("PERF_CURVE=1 in the environment: local/bind side is the CURVE server, remote/connect side the client.");

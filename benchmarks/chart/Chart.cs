@@ -78,7 +78,10 @@ internal sealed record Group(string Label, double[] Values);
 /// <summary>One chart panel: grouped bars over a log axis.</summary>
 internal sealed record Panel(string Title, string Subtitle, bool higherIsBetter, string[] Series, Group[] Groups);
 
-/// <summary>compare.sh's Markdown table: | scenario | size | count | unit | A min | A median | A max | B min | B median | B max | ratio |.</summary>
+/// <summary>
+/// compare.sh's Markdown table: | scenario | size | count | unit | A min | A median | A max | B min | B median | B max | ratio |,
+/// possibly followed by the floor and runtime-defaults columns, which the chart does not use.
+/// </summary>
 internal sealed class CompareTable
 {
     private readonly Dictionary<string, string[]> _rows = [];
@@ -89,7 +92,7 @@ internal sealed class CompareTable
         foreach (string line in lines)
         {
             string[] cells = Cells(line);
-            if (cells.Length == 11 && cells[0] != "scenario" && !cells[0].StartsWith("---", StringComparison.Ordinal))
+            if (cells.Length >= 11 && cells[0] != "scenario" && !cells[0].StartsWith("---", StringComparison.Ordinal))
             {
                 // A scenario with failed runs carries " (failed runs: ...)" after its name.
                 table._rows[cells[0].Split(' ')[0]] = cells;

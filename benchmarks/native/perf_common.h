@@ -63,4 +63,33 @@ static inline void perf_curve_client(void *socket)
         perf_die("zmq_setsockopt (CURVE client)");
 }
 
+/* Opt-in I/O thread count (PERF_IO_THREADS=n in the environment; libzmq's default is 1).
+ * Call before the first socket is created. */
+static inline void perf_io_threads(void *ctx)
+{
+    const char *value = getenv("PERF_IO_THREADS");
+    if (value == NULL || value[0] == '\0')
+        return;
+    int threads = perf_parse_count(value, "PERF_IO_THREADS");
+    if (zmq_ctx_set(ctx, ZMQ_IO_THREADS, threads) != 0)
+        perf_die("zmq_ctx_set (ZMQ_IO_THREADS)");
+}
+
+/* The fan-out/fan-in tools' usage and arguments: <endpoint> <size> <count> <peers>. */
+static inline void perf_fan_args(int argc, char *argv[], const char *usage,
+                                 int *message_size, int *message_count, int *peers)
+{
+    if (argc != 5) {
+        printf("usage: %s\n", usage);
+        exit(1);
+    }
+    *message_size = perf_parse_count(argv[2], "message-size");
+    *message_count = perf_parse_count(argv[3], "message-count");
+    *peers = perf_parse_count(argv[4], "peer count");
+    if (*message_count < 1 || *peers < 1) {
+        fprintf(stderr, "message-count and the peer count must be at least 1\n");
+        exit(1);
+    }
+}
+
 #endif
