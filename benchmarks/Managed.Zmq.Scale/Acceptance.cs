@@ -42,12 +42,17 @@ internal static class Acceptance
             var first = results.Find(variant, "RSS after period 1 + forced GC", managed);
             var second = results.Find(variant, "RSS after period 2 + forced GC", managed);
             var growth = results.Find(variant, "growth over period 2 (after GC)", managed);
-            double? reference = Value(variant, "RSS after period 1 + forced GC", libzmq);
+            // libzmq's process sometimes still holds memory when its first or second reading is
+            // taken (tens of MB more than the other): the reference is its lower reading, and both
+            // of ours must be within 2× of it, so that libzmq caught holding memory cannot pass us.
+            double? libzmqFirst = Value(variant, "RSS after period 1 + forced GC", libzmq);
+            double? libzmqSecond = Value(variant, "RSS after period 2 + forced GC", libzmq);
+            double? reference = libzmqFirst is { } lf && libzmqSecond is { } ls ? Math.Min(lf, ls) : libzmqFirst ?? libzmqSecond;
             bool? pass = first is null ? null
                 : first.Value.Value is not { } a || second is { Value: null } || growth is { Value: null } ? false
                 : second?.Value is not { } b ? null
                 : b - a > GrowthTolerance * a ? false
-                : reference is { } r ? a <= 2 * r : null;
+                : reference is { } r ? Math.Max(a, b) <= 2 * r : null;
             Add("churn", $"{variant}: RSS after a forced GC within 2× libzmq's, and no growth (≤ {GrowthTolerance:P0}) over the second period", pass);
         }
 

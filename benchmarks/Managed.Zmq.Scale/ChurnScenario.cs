@@ -6,7 +6,7 @@ namespace Managed.Zmq.Scale;
 /// <summary>
 /// Connect/handshake/disconnect churn against the server's ROUTER for one period, a forced GC, a
 /// second period, a second GC: the server's RSS during, after each GC, and its growth over the
-/// second period. Three variants: NULL; NULL plus one PING with the largest TTL per connection;
+/// second period, and (a diagnostic, not a collection) after glibc's <c>malloc_trim</c>. Three variants: NULL; NULL plus one PING with the largest TTL per connection;
 /// PLAIN through the server's ZAP handler (ZapAuthenticator / pyzmq's ThreadAuthenticator).
 /// </summary>
 internal sealed class ChurnScenario(ScaleOptions options, Results results) : Scenario(options, results)
@@ -83,6 +83,10 @@ internal sealed class ChurnScenario(ScaleOptions options, Results results) : Sce
             if (afterFirst is { } first)
             {
                 Set(section, "growth over period 2 (after GC)", kind, Cell.Growth(rss - first));
+
+                // Not the acceptance figure (no collection does this): how much of what is left is
+                // free native memory that malloc keeps rather than returns.
+                Set(section, "RSS after period 2 + GC + malloc_trim (diagnostic)", kind, await RssAfterTrimAsync(server).ConfigureAwait(false));
             }
             else if (peak.Value is null)
             {

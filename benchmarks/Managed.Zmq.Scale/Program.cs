@@ -12,13 +12,13 @@ namespace Managed.Zmq.Scale;
 /// </summary>
 internal static partial class Program
 {
-    private static async Task<int> Main(string[] args)
-    {
-        if (args.Length > 0 && args[0] == "server")
-        {
-            return ScaleServer.Run(args[1..]);
-        }
+    // Synchronous, and the driver in a method of its own: the server process (whose RSS is measured)
+    // then compiles none of the driver's code and loads none of the assemblies only it uses.
+    private static int Main(string[] args) =>
+        args.Length > 0 && args[0] == "server" ? ScaleServer.Run(args[1..]) : DriveAsync(args).GetAwaiter().GetResult();
 
+    private static async Task<int> DriveAsync(string[] args)
+    {
         ScaleOptions options;
         try
         {

@@ -22,7 +22,7 @@ internal readonly record struct Cell(double? Value, string Text, bool Comparable
     public static Cell Percent(double p) => new(p, string.Format(Invariant, "{0:N0} %", p));
 
     /// <summary>A change in bytes: shown signed, never divided (a ratio to a near-zero growth means nothing).</summary>
-    public static Cell Growth(double bytes) => new(bytes, string.Format(Invariant, "{0:+0.0;-0.0} MB", bytes / 1e6), Comparable: false);
+    public static Cell Growth(double bytes) => new(bytes, string.Format(Invariant, "{0:+0.0;-0.0;+0.0} MB", bytes / 1e6), Comparable: false);
 
     public static Cell Fail(string text) => new(null, "**" + text + "**");
 

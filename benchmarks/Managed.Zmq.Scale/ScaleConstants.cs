@@ -21,6 +21,12 @@ internal static class ScaleConstants
     /// <summary>Raw connections opened at once while building up idle connections or flooding.</summary>
     public const int ConnectConcurrency = 64;
 
+    /// <summary>The server's <c>gc</c> waits until the JIT has compiled nothing for this long...</summary>
+    public static readonly TimeSpan JitQuietPeriod = TimeSpan.FromMilliseconds(500);
+
+    /// <summary>...or this long has passed.</summary>
+    public static readonly TimeSpan JitQuietBound = TimeSpan.FromSeconds(5);
+
     /// <summary>How often the driver samples the server's RSS and liveness during a scenario.</summary>
     public static readonly TimeSpan SampleInterval = TimeSpan.FromMilliseconds(200);
 

@@ -12,7 +12,9 @@ namespace Managed.Zmq.Scale;
 /// <remarks>
 /// Binds <c>tcp://127.0.0.1</c> on an ephemeral port and prints <c>ready PORT</c>. Control, one
 /// line each on stdin, answered on a thread of its own so a stalled socket loop still answers:
-/// <c>gc</c> (a forced, compacting, blocking collection; answers <c>ok gc</c>), <c>stats</c>
+/// <c>gc</c> (once the JIT is quiet, a forced, compacting, blocking collection and an aggressive one
+/// that returns the freed heap to the OS; answers <c>ok gc</c>), <c>trim</c> (glibc's
+/// <c>malloc_trim(0)</c>, answers <c>ok trim</c>), <c>stats</c>
 /// (<c>stats key=value ...</c>), <c>quit</c>. EOF on stdin ends the process, so it never outlives
 /// its driver.
 /// </remarks>
@@ -171,26 +173,27 @@ internal static class ScaleServer
             switch (line.Trim())
             {
                 case "gc":
+                    // The tiered JIT keeps compiling for a moment after the load stops; its working
+                    // memory is live until it finishes, so the collection waits for it to go quiet.
+                    WaitForJitQuiet();
                     GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
                     GC.WaitForPendingFinalizers();
 
                     // Aggressive: also hands the freed heap back to the OS, which is what an RSS
                     // comparison after a forced collection is about.
                     GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
-                    Console.Error.WriteLine("gc: threads=" + System.Diagnostics.Process.GetCurrentProcess().Threads.Count.ToString(CultureInfo.InvariantCulture)
-                        + " heap=" + GC.GetTotalMemory(false).ToString(CultureInfo.InvariantCulture)
-                        + " committed=" + GC.GetGCMemoryInfo().TotalCommittedBytes.ToString(CultureInfo.InvariantCulture));
+                    Console.Error.WriteLine("gc: " + Footprint());
                     Say("ok gc");
                     break;
+                case "trim":
+                    // Not part of "gc": glibc's malloc_trim, which no collection calls, so that the
+                    // driver can show how much of the RSS is free native memory malloc keeps.
+                    NativeHeap.Trim();
+                    Console.Error.WriteLine("trim: " + Footprint());
+                    Say("ok trim");
+                    break;
                 case "stats":
-                    string items;
-                    lock (StatsLock)
-                    {
-                        items = string.Join(' ', Stats.OrderBy(kv => kv.Key, StringComparer.Ordinal)
-                            .Select(kv => string.Create(CultureInfo.InvariantCulture, $"{kv.Key}={kv.Value}")));
-                    }
-
-                    Say("stats " + items);
+                    Say(StatsLine());
                     break;
                 case "quit":
                     Environment.Exit(0);
@@ -199,6 +202,55 @@ internal static class ScaleServer
         }
 
         Environment.Exit(0);
+    }
+
+    /// <summary><c>stats key=value ...</c>, keys in ordinal order.</summary>
+    private static string StatsLine()
+    {
+        var line = new StringBuilder("stats");
+        lock (StatsLock)
+        {
+            var keys = new List<string>(Stats.Keys);
+            keys.Sort(StringComparer.Ordinal);
+            foreach (string key in keys)
+            {
+                line.Append(CultureInfo.InvariantCulture, $" {key}={Stats[key]}");
+            }
+        }
+
+        return line.ToString();
+    }
+
+    /// <summary>Waits until the JIT has compiled nothing new for a while, or the wait's bound passes.</summary>
+    private static void WaitForJitQuiet()
+    {
+        var bound = System.Diagnostics.Stopwatch.StartNew();
+        long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
+        while (bound.Elapsed < ScaleConstants.JitQuietBound)
+        {
+            Thread.Sleep(ScaleConstants.JitQuietPeriod);
+            long now = System.Runtime.JitInfo.GetCompiledMethodCount();
+            if (now == compiled)
+            {
+                return;
+            }
+
+            compiled = now;
+        }
+    }
+
+    /// <summary>
+    /// What the process holds beyond its mapped code, for the progress lines: threads (from
+    /// /proc, so that measuring does not load System.Diagnostics.Process), managed heap and what
+    /// the GC keeps committed, methods the JIT compiled, and native memory in use and free in malloc.
+    /// </summary>
+    private static string Footprint()
+    {
+        var info = GC.GetGCMemoryInfo(GCKind.Any);
+        var (inUse, free) = NativeHeap.Usage();
+        int threads = Directory.GetDirectories("/proc/self/task").Length;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"threads={threads} pool={ThreadPool.ThreadCount} heap={GC.GetTotalMemory(false)} committed={info.TotalCommittedBytes} jitted={System.Runtime.JitInfo.GetCompiledMethodCount()} malloc={inUse} malloc-free={free}");
     }
 
     private static void Bump(string key, long by)

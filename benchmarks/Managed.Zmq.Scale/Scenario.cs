@@ -29,10 +29,30 @@ internal abstract class Scenario
     protected static Cell Failure(ServerProcess server, string stalled) =>
         server.Alive ? Cell.Fail(stalled) : Cell.Fail(server.Fate());
 
-    protected static async Task<Cell> RssAfterGcAsync(ServerProcess server) =>
-        await server.ForceGcAsync().ConfigureAwait(false)
-            ? Cell.Bytes(server.Rss())
-            : Failure(server, $"stalled: no answer to gc in {ScaleConstants.ControlTimeout.TotalSeconds:N0} s");
+    protected static async Task<Cell> RssAfterGcAsync(ServerProcess server)
+    {
+        if (!await server.ForceGcAsync().ConfigureAwait(false))
+        {
+            return Failure(server, $"stalled: no answer to gc in {ScaleConstants.ControlTimeout.TotalSeconds:N0} s");
+        }
+
+        var rss = server.Rss();
+        Console.Error.WriteLine($"  [{Results.Name(server.Kind)}] after gc: {server.RssBreakdown()}");
+        return Cell.Bytes(rss);
+    }
+
+    /// <summary>RSS after glibc's <c>malloc_trim(0)</c> in the server: what remains once malloc hands back its free pages.</summary>
+    protected static async Task<Cell> RssAfterTrimAsync(ServerProcess server)
+    {
+        if (!await server.TrimAsync().ConfigureAwait(false))
+        {
+            return Failure(server, $"stalled: no answer to trim in {ScaleConstants.ControlTimeout.TotalSeconds:N0} s");
+        }
+
+        var rss = server.Rss();
+        Console.Error.WriteLine($"  [{Results.Name(server.Kind)}] after trim: {server.RssBreakdown()}");
+        return Cell.Bytes(rss);
+    }
 
     /// <summary>A libzmq DEALER connected to <paramref name="port"/>, with the step timeout on sends and receives.</summary>
     protected static NativeSocket Dealer(int port, (string ServerPublic, string Public, string Secret)? curve = null, int heartbeatIvl = 0)

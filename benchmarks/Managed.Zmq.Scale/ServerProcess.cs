@@ -100,7 +100,7 @@ internal sealed class ServerProcess : IAsyncDisposable
         {
             if (e.Data is { } line)
             {
-                if (line.StartsWith("gc: ", StringComparison.Ordinal))
+                if (line.StartsWith("gc: ", StringComparison.Ordinal) || line.StartsWith("trim: ", StringComparison.Ordinal))
                 {
                     // What the server's forced collection left: shown with the progress lines.
                     Console.Error.WriteLine("  [server] " + line);
@@ -163,6 +163,9 @@ internal sealed class ServerProcess : IAsyncDisposable
     /// <summary>Sends <c>gc</c> and waits for the answer; false when the server died or stalled.</summary>
     public async Task<bool> ForceGcAsync() => await CommandAsync("gc", "ok gc").ConfigureAwait(false) is not null;
 
+    /// <summary>Sends <c>trim</c> (glibc's <c>malloc_trim(0)</c>) and waits for the answer; false when the server died or stalled.</summary>
+    public async Task<bool> TrimAsync() => await CommandAsync("trim", "ok trim").ConfigureAwait(false) is not null;
+
     /// <summary>The server's counters, or null when it died or stalled.</summary>
     public async Task<Dictionary<string, long>?> StatsAsync()
     {
@@ -184,6 +187,21 @@ internal sealed class ServerProcess : IAsyncDisposable
 
     /// <summary>VmRSS in bytes, or null once the process is gone.</summary>
     public long? Rss() => ProcStatus("VmRSS:");
+
+    /// <summary>
+    /// VmRSS split as <c>/proc/PID/status</c> splits it, in MB: anonymous (heaps, stacks, what malloc
+    /// and the GC hold), file (mapped code and data of the runtime, libraries, assemblies), shared
+    /// memory (.NET's double-mapped JIT code and stubs, counted once per mapping); null once gone.
+    /// </summary>
+    public string? RssBreakdown()
+    {
+        if (ProcStatus("RssAnon:") is not { } anon || ProcStatus("RssFile:") is not { } file || ProcStatus("RssShmem:") is not { } shmem)
+        {
+            return null;
+        }
+
+        return string.Create(CultureInfo.InvariantCulture, $"RSS anon {anon / 1e6:0.0} MB, file {file / 1e6:0.0} MB, shmem {shmem / 1e6:0.0} MB");
+    }
 
     /// <summary>VmHWM (peak RSS) in bytes, or null once the process is gone.</summary>
     public long? PeakRss() => ProcStatus("VmHWM:");

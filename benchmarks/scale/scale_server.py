@@ -7,7 +7,7 @@ and speaks the same control protocol, so the driver treats both alike:
     scale_server.py --mode MODE [--curve-secret Z85] [--plain USER:PASS]
 
 It binds tcp://127.0.0.1 on an ephemeral port and prints `ready PORT`. Then, one line each on
-stdin: `gc` (collect, answer `ok gc`), `stats` (answer `stats key=value ...`), `quit` (exit).
+stdin: `gc` (collect, answer `ok gc`), `trim` (glibc's malloc_trim(0), answer `ok trim`), `stats` (answer `stats key=value ...`), `quit` (exit).
 The control thread is separate from the socket work, so a stalled socket loop still answers;
 EOF on stdin ends the process, so it never outlives its driver.
 
@@ -53,6 +53,12 @@ def control():
         if cmd == "gc":
             gc.collect()
             say("ok gc")
+        elif cmd == "trim":
+            # glibc's malloc_trim(0), as the Managed.Zmq server does on "trim" (a diagnostic).
+            # Imported here, not at startup, so that ctypes is not in the figures before it.
+            import ctypes
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            say("ok trim")
         elif cmd == "stats":
             with stats_lock:
                 items = " ".join("%s=%d" % kv for kv in sorted(stats.items()))

@@ -201,8 +201,17 @@ internal static class ZmqMetrics
 
     private static string[] BuildTypeNames()
     {
-        var names = new string[Enum.GetValues<SocketType>().Max(t => (int)t) + 1];
-        foreach (var type in Enum.GetValues<SocketType>())
+        // A loop rather than LINQ's Max: this runs in every process that opens a socket, and
+        // System.Linq would be loaded (and stay resident) for this line alone.
+        var types = Enum.GetValues<SocketType>();
+        int highest = 0;
+        foreach (var type in types)
+        {
+            highest = Math.Max(highest, (int)type);
+        }
+
+        var names = new string[highest + 1];
+        foreach (var type in types)
         {
             var name = ZmtpSocketTypes.GetName(type);
             names[(int)type] = name.IsEmpty ? type.ToString().ToUpperInvariant() : Encoding.ASCII.GetString(name);

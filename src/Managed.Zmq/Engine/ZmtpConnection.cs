@@ -1,6 +1,6 @@
 using System.Net.Sockets;
-using System.Security.Cryptography;
 using Managed.Zmq.Core;
+using Managed.Zmq.Security;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
 
@@ -146,7 +146,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         finally
         {
             // The long-term secret is needed for the handshake only: this copy goes now, success or not.
-            CryptographicOperations.ZeroMemory(mechanismSettings.CurveSecretKey);
+            SecretWipe.Wipe(mechanismSettings.CurveSecretKey);
             handshakeTimer?.Cancel();
             _zap = null;
         }
@@ -300,6 +300,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             2 => Wire.ZmtpMechanism.Curve,
             _ => Wire.ZmtpMechanism.Null,
         };
+        bool curve = mechanism == Wire.ZmtpMechanism.Curve;
 
         return new Security.MechanismSettings
         {
@@ -310,9 +311,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             ApplicationMetadata = options.ApplicationMetadata,
             PlainUsername = options.PlainUsername,
             PlainPassword = options.PlainPassword,
-            CurvePublicKey = options.CurvePublicKey.ToArray(),
-            CurveSecretKey = options.CurveSecretKey.ToArray(),
-            CurveServerKey = options.CurveServerKey.ToArray(),
+            // Copied only for CURVE: a NULL or PLAIN connection holds no copy of the keys to wipe.
+            CurvePublicKey = curve ? options.CurvePublicKey.ToArray() : [],
+            CurveSecretKey = curve ? options.CurveSecretKey.ToArray() : [],
+            CurveServerKey = curve ? options.CurveServerKey.ToArray() : [],
             ZapDomain = options.ZapDomain,
             ZapHandlerPresent = ZapRequester.IsHandlerBound(_socket.Context),
             PeerAddress = _transport.PeerAddress,

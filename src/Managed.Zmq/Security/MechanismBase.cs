@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Wire;
 
@@ -226,7 +225,7 @@ internal abstract class MechanismBase : IMechanism
     {
         foreach (var buffer in SecretBuffers)
         {
-            CryptographicOperations.ZeroMemory(buffer);
+            SecretWipe.Wipe(buffer);
         }
     }
 

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Wire;
 
@@ -18,12 +19,23 @@ internal static class MechanismFactory
             case ZmtpMechanism.Null:
                 return new NullMechanism(settings);
             case ZmtpMechanism.Plain:
-                return settings.AsServer ? new PlainServer(settings) : new PlainClient(settings);
+                return CreatePlain(settings);
             case ZmtpMechanism.Curve:
-                return settings.AsServer ? new CurveServer(settings) : new CurveClient(settings);
+                return CreateCurve(settings);
             default:
                 ThrowHelper.ThrowArgumentException("Only NULL, PLAIN and CURVE are supported.", nameof(settings));
                 return null;
         }
     }
+
+    // PLAIN and CURVE are built in methods of their own, never inlined: compiling Create (which
+    // every connection runs) then does not load the PLAIN and CURVE types, whose code uses
+    // System.Security.Cryptography; a process that speaks only NULL never maps that assembly.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static IMechanism CreatePlain(MechanismSettings settings)
+        => settings.AsServer ? new PlainServer(settings) : new PlainClient(settings);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static IMechanism CreateCurve(MechanismSettings settings)
+        => settings.AsServer ? new CurveServer(settings) : new CurveClient(settings);
 }
