@@ -375,6 +375,25 @@ public sealed class MessagePool
         return new Message(this, index, TakeBuffer(index, caches), size, caches);
     }
 
+    /// <summary>
+    /// The rent of <see cref="Message.Rebuild(MessagePool, int)"/>: as <see cref="Rent(int)"/>, into
+    /// <paramref name="message"/>, whose content the caller has released; <paramref name="caches"/> are the calling
+    /// thread's. <paramref name="size"/> is validated.
+    /// </summary>
+    internal void RentInto(Message message, int size, ThreadCaches caches)
+    {
+        Interlocked.Increment(ref _rents);
+        if (size > MaxBucketSize)
+        {
+            Interlocked.Increment(ref _misses);
+            message.BecomeUnpooledRent(this, size);
+            return;
+        }
+
+        int index = GetBucketIndex(size);
+        message.BecomePooled(this, index, TakeBuffer(index, caches), size);
+    }
+
     private MessagePoolThreadCache? TryGetThreadCache()
     {
         MessagePoolThreadCache?[]? pools = ThreadCaches.CurrentIfCreated?.Pools;
