@@ -131,9 +131,9 @@ public sealed partial class Socket
 
         // Large: pipes queue the bytes by reference and the write loop sends them from the Message's own
         // memory, then releases it: the free callback runs after the last byte has left, never here inside
-        // Send. Zero-copy memory below FrameHeadroom.CopyCallerMemoryBelow is copied by each tcp or ipc
-        // pipe instead (it has no room for the header); if no pipe kept a reference, the callback is due
-        // once Send returns, as for a small frame.
+        // Send. Zero-copy memory below FrameHeadroom.CopyCallerMemoryBelow (a policy, at this threshold
+        // by default) is copied by each tcp or ipc pipe instead (it has no room for the header); if no pipe
+        // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
         _core.PendingPayload = _core.Options.Mechanism != 2 ? payload : null;

@@ -15,14 +15,14 @@ internal static unsafe class FrameHeadroom
 
     /// <summary>
     /// Zero-copy caller memory has no headroom, so a frame sent from it by reference costs the write loop a second
-    /// system call (and a segment of its own) for the header. Below this size copying the body into a pooled buffer
-    /// with headroom, once per tcp or ipc connection, costs less than that call; the copy is made inside Send, so the
-    /// free callback is due as soon as Send returns. From this size the frame goes out from the caller's memory, and
-    /// over inproc it always travels by reference (no header, nothing to save). Break-even measured with the
-    /// BufferStrategy benchmark (MessageZeroCopy against Message, see BENCHMARKS.md); at most
-    /// <see cref="MessagePool.MaxBucketSize"/>, the largest pooled buffer.
+    /// system call for the header. Below this size each tcp or ipc pipe copies the body into a pooled buffer with
+    /// headroom instead (one send), made inside Send, so the free callback is due as soon as Send returns; from it
+    /// the frame goes out from the caller's memory. Over inproc a large frame always travels by reference (no header).
+    /// Set at the large-frame threshold (32 KiB, below which every frame is copied into the queue anyway), so nothing
+    /// more is copied: measured with StrategyLoop (BENCHMARKS.md, "#4 leftovers"), the copy cost more process CPU per
+    /// message than the second send at every size from 40 KiB to 1 MiB. At most <see cref="MessagePool.MaxBucketSize"/>.
     /// </summary>
-    public const int CopyCallerMemoryBelow = 256 * 1024;
+    public const int CopyCallerMemoryBelow = 32 * 1024;
 
     /// <summary>Alignment of pool buffers' content.</summary>
     private const nuint PoolAlignment = 64;
