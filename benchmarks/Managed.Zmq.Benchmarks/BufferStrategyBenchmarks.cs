@@ -27,6 +27,18 @@ public enum BufferStrategy
     /// <c>Recv(msg, size)</c>, which keeps it pooled (API §4.3).
     /// </summary>
     MessagePool,
+
+    /// <summary>
+    /// One <c>Message</c> per sender, rebuilt with <c>Rebuild(size)</c> for each send (it keeps its own buffer); one
+    /// reused <c>Message</c> receives. No allocation per message.
+    /// </summary>
+    MessageReuse,
+
+    /// <summary>
+    /// One <c>Message</c> per sender, rebuilt from <c>MessagePool.Shared</c> with <c>Rebuild(pool, size)</c> for each
+    /// send; one rented Message receives with <c>Recv(msg, size)</c>. No allocation per message.
+    /// </summary>
+    MessagePoolReuse,
 }
 
 /// <summary>
@@ -45,6 +57,9 @@ public class BufferStrategyBenchmarks
 
     /// <summary>The receiver's one Message (Message and MessageZeroCopy) or rented Message (MessagePool).</summary>
     private Message _incoming = null!;
+
+    /// <summary>The sender's one Message (MessageReuse, MessagePoolReuse).</summary>
+    private Message _outgoing = null!;
 
     [Params(Pattern.PushPull, Pattern.RouterRouter)]
     public Pattern Pattern { get; set; }
@@ -67,10 +82,13 @@ public class BufferStrategyBenchmarks
     public void Setup()
     {
         _pair = new SocketPair(Pattern, Transport.Tcp);
-        _incoming = Strategy == BufferStrategy.MessagePool ? MessagePool.Shared.Rent(Size) : new Message();
+        _incoming = Strategy is BufferStrategy.MessagePool or BufferStrategy.MessagePoolReuse ? MessagePool.Shared.Rent(Size) : new Message();
         bool routed = Pattern == Pattern.RouterRouter;
         int size = Size;
         var strategy = Strategy;
+
+        // The reuse strategies' one outgoing Message, used by the sender thread only.
+        var outgoing = _outgoing = new Message();
         _pair.Start((sender, count) =>
         {
             for (int i = 0; i != count; i++)
@@ -80,7 +98,7 @@ public class BufferStrategyBenchmarks
                     sender.Send(SocketPair.ReceiverId, SendFlags.SendMore);
                 }
 
-                SendOne(sender, strategy, size);
+                SendOne(sender, strategy, size, outgoing);
             }
         });
     }
@@ -90,6 +108,7 @@ public class BufferStrategyBenchmarks
     {
         _pair.Dispose();
         _incoming.Dispose();
+        _outgoing.Dispose();
     }
 
     [Benchmark(OperationsPerInvoke = Bench.MessagesPerOperation)]
@@ -112,7 +131,7 @@ public class BufferStrategyBenchmarks
         return bytes;
     }
 
-    private static void SendOne(Socket socket, BufferStrategy strategy, int size)
+    private static void SendOne(Socket socket, BufferStrategy strategy, int size, Message outgoing)
     {
         switch (strategy)
         {
@@ -149,6 +168,18 @@ public class BufferStrategyBenchmarks
                 break;
             }
 
+            case BufferStrategy.MessageReuse:
+                outgoing.Rebuild(size);
+                outgoing.Data[0] = 1;
+                socket.Send(outgoing, SendFlags.None);
+                break;
+
+            case BufferStrategy.MessagePoolReuse:
+                outgoing.Rebuild(MessagePool.Shared, size);
+                outgoing.Data[0] = 1;
+                socket.Send(outgoing, SendFlags.None);
+                break;
+
             default:
             {
                 using var message = MessagePool.Shared.Rent(size);
@@ -181,6 +212,7 @@ public class BufferStrategyBenchmarks
 
             case BufferStrategy.Message:
             case BufferStrategy.MessageZeroCopy:
+            case BufferStrategy.MessageReuse:
                 received = socket.Recv(incoming, RecvFlags.None);
                 break;
 

@@ -20,6 +20,8 @@
 //   bytes       new byte[SIZE], Send(byte[])          / new byte[SIZE], Recv(byte[])
 //   msg         new Message(SIZE), Send, Dispose      / Recv into one Message
 //   zc          NativeMemory.Alloc + new Message(ptr, SIZE, free), Send, Dispose / Recv into one Message
+//   msg-reuse   one Message, Rebuild(SIZE), Send                / Recv into one Message
+//   pool-reuse  one Message, Rebuild(MessagePool.Shared, SIZE), Send / Recv(msg, SIZE) into one rented Message
 //
 // Every case gets a fresh context and connection per round; round 0 is a warm-up and is not counted.
 // Prints wall and process CPU time per message for each round, then the median, min and max per case.
@@ -52,16 +54,17 @@ for (int round = 0; round <= rounds; round++)
         push.Send("x"u8, SendFlags.None);
         pull.Recv(receiveBuffer, RecvFlags.None);
 
+        using var outgoing = new Message();
         var sender = new Thread(() =>
         {
             for (int i = 0; i < count; i++)
             {
-                SendOne(push, name, size, sendBuffer, free);
+                SendOne(push, name, size, sendBuffer, free, outgoing);
             }
         })
         { Name = "sender" };
 
-        using Message incoming = name is "pool" or "bytes-pool" ? MessagePool.Shared.Rent(size) : new Message();
+        using Message incoming = name is "pool" or "bytes-pool" or "pool-reuse" ? MessagePool.Shared.Rent(size) : new Message();
         var clock = Stopwatch.StartNew();
         var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
         sender.Start();
@@ -88,7 +91,7 @@ foreach ((string name, List<double> times) in results)
     Console.WriteLine($"{name,-10} median {times[times.Count / 2],10:F1} ns/msg  min {times[0]:F1}  max {times[^1]:F1}");
 }
 
-static void SendOne(Socket push, string name, int size, byte[] reused, Action<nint> free)
+static void SendOne(Socket push, string name, int size, byte[] reused, Action<nint> free, Message outgoing)
 {
     switch (name)
     {
@@ -152,6 +155,18 @@ static void SendOne(Socket push, string name, int size, byte[] reused, Action<ni
             break;
         }
 
+        case "msg-reuse":
+            outgoing.Rebuild(size);
+            outgoing.Data[0] = 1;
+            push.Send(outgoing, SendFlags.None);
+            break;
+
+        case "pool-reuse":
+            outgoing.Rebuild(MessagePool.Shared, size);
+            outgoing.Data[0] = 1;
+            push.Send(outgoing, SendFlags.None);
+            break;
+
         default:
             throw new ArgumentException($"unknown case {name}");
     }
@@ -161,8 +176,8 @@ static void ReceiveOne(Socket pull, string name, int size, byte[] reused, Messag
 {
     int received = name switch
     {
-        "pool" or "bytes-pool" => pull.Recv(incoming, size, RecvFlags.None),
-        "msg" or "zc" => pull.Recv(incoming, RecvFlags.None),
+        "pool" or "bytes-pool" or "pool-reuse" => pull.Recv(incoming, size, RecvFlags.None),
+        "msg" or "zc" or "msg-reuse" => pull.Recv(incoming, RecvFlags.None),
         "bytes" => pull.Recv(new byte[size], RecvFlags.None),
         _ => pull.Recv(reused, RecvFlags.None),
     };

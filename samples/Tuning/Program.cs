@@ -58,3 +58,17 @@ Console.WriteLine(await receiver.RecvStringAsync());
 
 var statistics = MessagePool.Shared.GetStatistics();
 Console.WriteLine($"pool: {statistics.TotalRents} rents");
+
+// A send loop that keeps one Message and refills it from the pool allocates nothing at all.
+using var outgoing = new Message();
+for (int i = 0; i < 3; i++)
+{
+    outgoing.Rebuild(MessagePool.Shared, 64);
+    outgoing.Data.Fill((byte)i);
+    sender.Send(outgoing);   // the buffer goes back to the pool; outgoing is empty and reusable
+}
+
+for (int i = 0; i < 3; i++)
+{
+    receiver.Recv(frame);
+}

@@ -322,6 +322,71 @@ public sealed unsafe partial class Message : IDisposable
         }
     }
 
+    /// <summary>
+    /// Releases the content and re-initialises the message as <paramref name="size"/> unspecified bytes in a buffer
+    /// rented from <paramref name="pool"/>: the message becomes pooled, as one from <see cref="MessagePool.Rent(int)"/>.
+    /// </summary>
+    /// <remarks>
+    /// <para>With it one Message object serves a whole send loop: rebuild from the pool, fill <see cref="Data"/>, send,
+    /// repeat. A send gives the buffer back to its pool, as it does for a rented message, so in steady state the loop
+    /// allocates nothing, not even the Message object that <see cref="MessagePool.Rent(int)"/> creates each time.</para>
+    /// <para>It counts as a rent of <paramref name="pool"/>, and the buffer goes back exactly once, by the same rules as
+    /// a rented message's: after a successful send, or on the next <c>Dispose</c>, <c>Rebuild</c> or <c>Move</c> into
+    /// this message, or a receive of a frame that does not fit. Whatever the message held before (its own buffer, a
+    /// pooled buffer, zero-copy memory) is released first, as by <see cref="Rebuild()"/>. A size above 4 MiB gives an
+    /// unpooled buffer of exactly that size, which counts as a rent and a miss, and its release as a return.</para>
+    /// </remarks>
+    /// <param name="pool">The pool to rent from, for example <see cref="MessagePool.Shared"/>.</param>
+    /// <param name="size">The new size.</param>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    public void Rebuild(MessagePool pool, int size)
+    {
+        EnsureInitialized();
+        if (pool is null)
+        {
+            ThrowHelper.ThrowArgumentNullException(nameof(pool));
+        }
+
+        if (size < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
+        }
+
+        // One thread-static read for the release and the rent together (see ThreadCaches).
+        ThreadCaches caches = ThreadCaches.Current;
+        ReleaseContent(caches: caches);
+        pool.RentInto(this, size, caches);
+    }
+
+    /// <summary>
+    /// <see cref="Rebuild(MessagePool, int)"/>, after the release: the content becomes <paramref name="size"/> bytes of
+    /// the pooled <paramref name="buffer"/> of bucket <paramref name="bucket"/>, which returns to <paramref name="pool"/>.
+    /// </summary>
+    internal void BecomePooled(MessagePool pool, int bucket, nint buffer, int size)
+    {
+        Debug.Assert(_kind == ContentKind.Owned && _pool is null, "the previous content is released first");
+        Debug.Assert(size <= MessagePool.GetBucketCapacity(bucket), "the bucket must hold the frame");
+        _kind = ContentKind.Pooled;
+        _pool = pool;
+        _bucket = bucket;
+        _data = (byte*)buffer;
+        _size = size;
+    }
+
+    /// <summary>
+    /// <see cref="Rebuild(MessagePool, int)"/> above 4 MiB, after the release: an owned buffer of <paramref name="size"/>
+    /// bytes whose first release counts as a return to <paramref name="pool"/>, as an oversize rent's.
+    /// </summary>
+    internal void BecomeUnpooledRent(MessagePool pool, int size)
+    {
+        Debug.Assert(_kind == ContentKind.Owned && _pool is null, "the previous content is released first");
+        EnsureOwnedCapacity(size);
+        _size = size;
+        _pool = pool;
+    }
+
     /// <summary>Takes over the content, MORE flag and pool ownership of <paramref name="source"/>, which becomes empty.</summary>
     /// <param name="source">The message to move from; moving a message into itself does nothing.</param>
     /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>

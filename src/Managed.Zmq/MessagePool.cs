@@ -43,7 +43,12 @@ public sealed class MessagePool
     /// <summary>Level 2, one bucket per size class.</summary>
     private readonly MessagePoolBucket[] _buckets;
 
+    /// <summary>Every thread cache of this pool, so statistics can add up their counters; guarded by itself.</summary>
+    private readonly List<MessagePoolThreadCache> _threadCaches = [];
+
     // Every rent is a hit or a miss, so hits are counted as rents minus misses: one interlocked add less per rent.
+    // Pooled rents and returns are counted by the thread caches (see MessagePoolThreadCache.Rents); these hold the
+    // rest: oversize rents and their returns, and the counts of thread caches whose threads have ended.
     private long _rents;
     private long _returns;
     private long _misses;
@@ -63,7 +68,7 @@ public sealed class MessagePool
     /// <summary>Frees the level-2 buffers of a pool nobody references any more.</summary>
     /// <remarks>
     /// Rented messages keep their pool reachable, so this only runs once none is left. Level-1 buffers on other
-    /// threads are freed when those threads end.
+    /// threads are freed once those threads have ended: when another thread first uses the pool, or with the pool.
     /// </remarks>
     ~MessagePool()
     {
@@ -109,10 +114,28 @@ public sealed class MessagePool
         // Returns and misses are read before rents: a buffer is always counted as rented before it is counted as
         // returned or missed, so this order can never show a negative outstanding or hit count (a rent still in
         // progress may count as a hit for the moment).
-        long returns = Interlocked.Read(ref _returns);
-        long rejects = Interlocked.Read(ref _rejects);
-        long misses = Interlocked.Read(ref _misses);
-        long rents = Interlocked.Read(ref _rents);
+        long returns;
+        long rejects;
+        long misses;
+        long rents;
+        lock (_threadCaches)
+        {
+            // Under the lock no thread cache is folded into the pool's own counters meanwhile (see PruneEndedThreads).
+            returns = Interlocked.Read(ref _returns);
+            foreach (MessagePoolThreadCache cache in _threadCaches)
+            {
+                returns += Volatile.Read(ref cache.Returns);
+            }
+
+            rejects = Interlocked.Read(ref _rejects);
+            misses = Interlocked.Read(ref _misses);
+            rents = Interlocked.Read(ref _rents);
+            foreach (MessagePoolThreadCache cache in _threadCaches)
+            {
+                rents += Volatile.Read(ref cache.Rents);
+            }
+        }
+
         long hits = rents - misses;
         return new PoolStatistics
         {
@@ -290,8 +313,11 @@ public sealed class MessagePool
     internal void ReturnBuffer(int index, nint buffer, ThreadCaches caches)
     {
         LeakTracker?.Returned(buffer);
-        Interlocked.Increment(ref _returns);
-        if (GetOrCreateThreadCache(caches).TryPush(index, buffer) || _buckets[index].TryPush(buffer))
+        MessagePoolThreadCache cache = GetOrCreateThreadCache(caches);
+
+        // A release store: a reader that sees this return also sees the rent counted before it on any thread.
+        Volatile.Write(ref cache.Returns, cache.Returns + 1);
+        if (cache.TryPush(index, buffer) || _buckets[index].TryPush(buffer))
         {
             return;
         }
@@ -342,7 +368,6 @@ public sealed class MessagePool
     /// </summary>
     internal nint RentBuffer(int size, out int bucket)
     {
-        Interlocked.Increment(ref _rents);
         bucket = GetBucketIndex(size);
         return TakeBuffer(bucket, ThreadCaches.Current);
     }
@@ -351,7 +376,10 @@ public sealed class MessagePool
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private nint TakeBuffer(int index, ThreadCaches caches)
     {
-        if (!GetOrCreateThreadCache(caches).TryPop(index, out nint buffer) && !_buckets[index].TryPop(out buffer))
+        // Counted before a miss can be, as GetStatistics expects.
+        MessagePoolThreadCache cache = GetOrCreateThreadCache(caches);
+        Volatile.Write(ref cache.Rents, cache.Rents + 1);
+        if (!cache.TryPop(index, out nint buffer) && !_buckets[index].TryPop(out buffer))
         {
             Interlocked.Increment(ref _misses);
             buffer = AllocateBuffer(index);
@@ -363,9 +391,9 @@ public sealed class MessagePool
 
     private Message RentCore(int size)
     {
-        Interlocked.Increment(ref _rents);
         if (size > MaxBucketSize)
         {
+            Interlocked.Increment(ref _rents);
             Interlocked.Increment(ref _misses);
             return Message.CreateUnpooledRent(this, size);
         }
@@ -373,6 +401,25 @@ public sealed class MessagePool
         int index = GetBucketIndex(size);
         ThreadCaches caches = ThreadCaches.Current;
         return new Message(this, index, TakeBuffer(index, caches), size, caches);
+    }
+
+    /// <summary>
+    /// The rent of <see cref="Message.Rebuild(MessagePool, int)"/>: as <see cref="Rent(int)"/>, into
+    /// <paramref name="message"/>, whose content the caller has released; <paramref name="caches"/> are the calling
+    /// thread's. <paramref name="size"/> is validated.
+    /// </summary>
+    internal void RentInto(Message message, int size, ThreadCaches caches)
+    {
+        if (size > MaxBucketSize)
+        {
+            Interlocked.Increment(ref _rents);
+            Interlocked.Increment(ref _misses);
+            message.BecomeUnpooledRent(this, size);
+            return;
+        }
+
+        int index = GetBucketIndex(size);
+        message.BecomePooled(this, index, TakeBuffer(index, caches), size);
     }
 
     private MessagePoolThreadCache? TryGetThreadCache()
@@ -399,7 +446,35 @@ public sealed class MessagePool
         }
 
         var cache = new MessagePoolThreadCache();
+        lock (_threadCaches)
+        {
+            PruneEndedThreads();
+            _threadCaches.Add(cache);
+        }
+
         pools[_id] = cache;
         return cache;
+    }
+
+    /// <summary>
+    /// Under the lock of <see cref="_threadCaches"/>: folds the counters of caches whose threads have ended into the
+    /// pool's own and frees their buffers (nothing can touch those caches any more), so the list does not grow with
+    /// thread churn. Done whenever a thread first uses this pool.
+    /// </summary>
+    private void PruneEndedThreads()
+    {
+        for (int i = _threadCaches.Count - 1; i >= 0; i--)
+        {
+            MessagePoolThreadCache cache = _threadCaches[i];
+            if (cache.Owner.IsAlive)
+            {
+                continue;
+            }
+
+            Interlocked.Add(ref _rents, Volatile.Read(ref cache.Rents));
+            Interlocked.Add(ref _returns, Volatile.Read(ref cache.Returns));
+            cache.FreeAll();
+            _threadCaches.RemoveAt(i);
+        }
     }
 }

@@ -129,9 +129,11 @@ public sealed partial class Socket
             return size;
         }
 
-        // Large: pipes queue the bytes by reference (tcp, ipc) and the write loop sends them from the
-        // Message's own memory, then releases it: the free callback runs after the last byte has left,
-        // never here inside Send.
+        // Large: pipes queue the bytes by reference and the write loop sends them from the Message's own
+        // memory, then releases it: the free callback runs after the last byte has left, never here inside
+        // Send. Zero-copy memory below FrameHeadroom.CopyCallerMemoryBelow (a policy, at this threshold
+        // by default) is copied by each tcp or ipc pipe instead (it has no room for the header); if no pipe
+        // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
         _core.PendingPayload = _core.Options.Mechanism != 2 ? payload : null;
@@ -164,12 +166,9 @@ public sealed partial class Socket
     /// then returns: no large segment is allocated on the managed heap per message (the queue would
     /// otherwise hold up to HWM such copies), and the bytes reach the wire without a second copy.
     /// </summary>
-    private unsafe SendStatus SendLargeCopy(ReadOnlySpan<byte> data, SendFlags flags)
+    private SendStatus SendLargeCopy(ReadOnlySpan<byte> data, SendFlags flags)
     {
-        nint buffer = s_largeCopies.RentBuffer(data.Length, out int bucket);
-        data.CopyTo(new Span<byte>((void*)buffer, data.Length));
-        var payload = Managed.Zmq.Core.OutboundPayload.Create((byte*)buffer, data.Length, hasHeadroom: true);
-        payload.AdoptPooled(s_largeCopies, bucket);
+        var payload = Managed.Zmq.Core.HeadroomCopy.Create(data);
         _core.PendingPayload = payload;
         try
         {
@@ -183,9 +182,6 @@ public sealed partial class Socket
             payload.ReleaseFromSend(mayWait: true, out _);
         }
     }
-
-    /// <summary>Native buffers for the copies of large span sends; private, so applications' pool statistics stay theirs.</summary>
-    private static readonly MessagePool s_largeCopies = new();
 
     private static void ThrowSendFailure(SendStatus status)
     {

@@ -13,6 +13,17 @@ internal static unsafe class FrameHeadroom
     /// <summary>Bytes before the content: a long frame header (9) with room to spare, and a multiple of the pool's 64-byte alignment.</summary>
     public const int Size = 64;
 
+    /// <summary>
+    /// Zero-copy caller memory has no headroom, so a frame sent from it by reference costs the write loop a second
+    /// system call for the header. Below this size each tcp or ipc pipe copies the body into a pooled buffer with
+    /// headroom instead (one send), made inside Send, so the free callback is due as soon as Send returns; from it
+    /// the frame goes out from the caller's memory. Over inproc a large frame always travels by reference (no header).
+    /// Set at the large-frame threshold (32 KiB, below which every frame is copied into the queue anyway), so nothing
+    /// more is copied: measured with StrategyLoop (BENCHMARKS.md, "#4 leftovers"), the copy cost more process CPU per
+    /// message than the second send at every size from 40 KiB to 1 MiB. At most <see cref="MessagePool.MaxBucketSize"/>.
+    /// </summary>
+    public const int CopyCallerMemoryBelow = 32 * 1024;
+
     /// <summary>Alignment of pool buffers' content.</summary>
     private const nuint PoolAlignment = 64;
 

@@ -292,8 +292,18 @@ internal sealed partial class Pipe
         var span = Outbound.GetSpan(headerLength);
         ZmtpFrame.WriteHeader(span, payload.Length, more ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
         span[0] |= QueuedFrame.ExternalMarker;
-        payload.AddReference();
-        Outbound.EnqueuePayload(payload, committedNext: !more);
+        if (!payload.HasHeadroom && payload.Length < FrameHeadroom.CopyCallerMemoryBelow)
+        {
+            // Caller memory: a copy with headroom leaves in one send (see CopyCallerMemoryBelow); this connection
+            // then holds no reference to the caller's memory, whose callback runs once Send let go of it.
+            Outbound.EnqueuePayload(HeadroomCopy.Create(payload.Span), committedNext: !more);
+        }
+        else
+        {
+            payload.AddReference();
+            Outbound.EnqueuePayload(payload, committedNext: !more);
+        }
+
         Outbound.Advance(headerLength);
         if (!more)
         {

@@ -4,8 +4,9 @@ namespace Managed.Zmq.Internal;
 /// Level 1 of a <see cref="MessagePool"/>: a few buffers per bucket owned by one thread, used without locks.
 /// </summary>
 /// <remarks>
-/// Only the owning thread touches an instance, so plain fields suffice. The finalizer frees whatever is left once the
-/// thread, and with it the thread-static reference, is gone; otherwise those native buffers would leak.
+/// Only the owning thread touches an instance, so plain fields suffice. Once the thread has ended, its pool frees the
+/// buffers (and folds in the counters) when another thread first uses the pool; the finalizer frees whatever is left
+/// once the pool is gone too, otherwise those native buffers would leak.
 /// </remarks>
 internal sealed class MessagePoolThreadCache
 {
@@ -17,6 +18,18 @@ internal sealed class MessagePoolThreadCache
 
     /// <summary>Number of buffers held per bucket.</summary>
     private readonly int[] _counts = new int[MessagePool.BucketCount];
+
+    /// <summary>The thread that owns this cache; once it has ended, its pool folds the counters in and frees the buffers.</summary>
+    public readonly Thread Owner = Thread.CurrentThread;
+
+    /// <summary>
+    /// Pooled rents and returns made on the owning thread: its pool's share of <see cref="MessagePool.GetStatistics"/>,
+    /// counted with plain stores (only the owner writes them) instead of a locked add on the pool per rent and return.
+    /// </summary>
+    public long Rents;
+
+    /// <inheritdoc cref="Rents"/>
+    public long Returns;
 
     /// <summary>Frees the buffers still cached when the owning thread has died.</summary>
     ~MessagePoolThreadCache() => FreeAll();

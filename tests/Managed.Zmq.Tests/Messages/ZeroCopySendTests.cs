@@ -241,4 +241,118 @@ public sealed unsafe class ZeroCopySendTests
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref callbacks) == 1, Deadline));
         Assert.Equal(1, callbacks);
     }
+
+    /// <summary>tcp and ipc endpoints that nobody listens on yet: a PUSH connected there queues, and nothing can leave.</summary>
+    public static TheoryData<string> UnboundStreamEndpoints()
+    {
+        var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        return new() { $"tcp://127.0.0.1:{port}", $"ipc://{Path.Combine(Path.GetTempPath(), $"zc-{Guid.NewGuid():N}.ipc")}" };
+    }
+
+    /// <summary>Zero-copy memory filled with <paramref name="fill"/>, whose callback poisons it before freeing it and counts.</summary>
+    private static Message PoisoningZeroCopy(int size, byte fill, Func<int> increment)
+    {
+        var memory = (nint)NativeMemory.Alloc((nuint)size);
+        new Span<byte>((void*)memory, size).Fill(fill);
+        return new Message(memory, size, data =>
+        {
+            // Anything the library read after this would arrive as 0xEE (or as freed memory).
+            new Span<byte>((void*)data, size).Fill(0xEE);
+            NativeMemory.Free((void*)data);
+            increment();
+        });
+    }
+
+    [Theory]
+    [MemberData(nameof(UnboundStreamEndpoints))]
+    public void SendZeroCopy_BelowCopyThreshold_CallbackDueOnceSendReturnedThoughTheBytesCannotHaveLeft(string endpoint)
+    {
+        // Below CopyCallerMemoryBelow the caller's memory is copied at Send (into the queue, or by each tcp or ipc pipe
+        // into a buffer of its own from the large-frame threshold): the library no longer needs it once Send returned.
+        const int Size = Managed.Zmq.Core.FrameHeadroom.CopyCallerMemoryBelow - 1;
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push);
+        using var pull = new Socket(context, SocketType.Pull);
+        push.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        push.Connect(endpoint);
+        int calls = 0;
+        using (var message = PoisoningZeroCopy(Size, 0x3C, () => Interlocked.Increment(ref calls)))
+        {
+            Assert.Equal(Size, push.Send(message));
+        }
+
+        // Released on this thread right after the send: the callback runs there (or from the timer, if it came first).
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline), "the callback did not run with no peer");
+
+        pull.Bind(endpoint);
+        var buffer = new byte[Size];
+        Assert.Equal(Size, pull.Recv(buffer));
+        Assert.True(buffer.AsSpan().IndexOfAnyExcept((byte)0x3C) < 0, "the frame was read from the caller's memory after its callback");
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.Equal(1, Volatile.Read(ref calls));
+    }
+
+    [Theory]
+    [MemberData(nameof(UnboundStreamEndpoints))]
+    public void SendZeroCopy_AtCopyThreshold_CallbackOnlyOnceTheBytesLeft(string endpoint)
+    {
+        // From CopyCallerMemoryBelow the frame goes out from the caller's memory: the callback waits for the write.
+        int size = Managed.Zmq.Core.FrameHeadroom.CopyCallerMemoryBelow;
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push);
+        using var pull = new Socket(context, SocketType.Pull);
+        push.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Linger, 0);
+        pull.SetOption(SocketOption.Rcvtimeo, 10_000);
+        push.Connect(endpoint);
+        int calls = 0;
+        using (var message = PoisoningZeroCopy(size, 0x3C, () => Interlocked.Increment(ref calls)))
+        {
+            Assert.Equal(size, push.Send(message));
+        }
+
+        // Nothing is connected, so the queued frame still needs the memory whatever runs the deferred callbacks.
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.Equal(0, Volatile.Read(ref calls));
+
+        pull.Bind(endpoint);
+        var buffer = new byte[size];
+        Assert.Equal(size, pull.Recv(buffer));
+        Assert.True(buffer.AsSpan().IndexOfAnyExcept((byte)0x3C) < 0, "the frame was read from the caller's memory after its callback");
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline), "the callback did not run after the write");
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.Equal(1, Volatile.Read(ref calls));
+    }
+
+    [Fact]
+    public void SendZeroCopy_InprocLargeFrame_TravelsByReferenceUntilReceived()
+    {
+        // inproc has no frame header to save, whatever CopyCallerMemoryBelow says: the receiver reads the caller's
+        // memory itself, so the callback waits for the receive.
+        const int Size = 100_000;
+        using var pair = new PushPullPair($"inproc://zero-copy-ref-{Guid.NewGuid():N}");
+        int calls = 0;
+        using (var message = PoisoningZeroCopy(Size, 0x3C, () => Interlocked.Increment(ref calls)))
+        {
+            Assert.Equal(Size, pair.Push.Send(message));
+        }
+
+        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
+        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Assert.Equal(0, Volatile.Read(ref calls));
+
+        var buffer = new byte[Size];
+        Assert.Equal(Size, pair.Pull.Recv(buffer));
+        Assert.True(buffer.AsSpan().IndexOfAnyExcept((byte)0x3C) < 0, "the frame was read from the caller's memory after its callback");
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline), "the callback did not run after the receive");
+        Assert.Equal(1, Volatile.Read(ref calls));
+    }
 }
