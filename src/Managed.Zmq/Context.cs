@@ -276,7 +276,6 @@ public sealed class Context : IDisposable
 
     internal bool Ipv6Default => Volatile.Read(ref _ipv6) != 0;
 
-    internal bool IsShutdown => _shutdown;
 
     internal int IoThreadCount => _ioThreadCount;
 

@@ -59,8 +59,6 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 
     public int Length { get; private set; }
 
-    /// <summary>True when releasing runs the application's callback.</summary>
-    public bool HasCallback => _freeCallback is not null;
 
     public ReadOnlySpan<byte> Span => new(_data, Length);
 

@@ -67,8 +67,6 @@ internal abstract class MechanismBase : IMechanism
     /// </summary>
     internal virtual IEnumerable<byte[]> SecretBuffers => [];
 
-    /// <summary>True once an ERROR is due or the mechanism failed: nothing else is done then.</summary>
-    protected bool IsFinished => Status is MechanismStatus.Error or MechanismStatus.Ready;
 
     public int WriteNextCommand(Span<byte> destination)
     {

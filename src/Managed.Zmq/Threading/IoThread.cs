@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.IO.Pipelines;
 using System.Net.Sockets;
 
 namespace Managed.Zmq.Threading;
@@ -28,7 +27,7 @@ namespace Managed.Zmq.Threading;
 /// <para>User code never runs here: user-facing waits are woken through <c>SocketSignal</c>, which
 /// only pulses a monitor, and async APIs complete on the thread pool.</para>
 /// </remarks>
-internal sealed partial class IoThread : PipeScheduler, IDisposable
+internal sealed partial class IoThread : IDisposable
 {
     /// <summary>
     /// Idle polls before blocking in Select (each <see cref="SpinCycles"/> pause instructions): a couple
@@ -48,8 +47,7 @@ internal sealed partial class IoThread : PipeScheduler, IDisposable
 
     private static readonly Action<object?> s_parkCompleted = static s => ((ParkArgs)s!).Owner.OnParkCompleted((ParkArgs)s);
 
-    /// <remarks>The callback is an <see cref="Action{T}"/> or a <see cref="SendOrPostCallback"/>, stored as is so posting never boxes.</remarks>
-    private readonly ConcurrentQueue<(Delegate Callback, object? State)> _work = new();
+    private readonly ConcurrentQueue<(Action<object?> Callback, object? State)> _work = new();
 
     private readonly WakeupChannel _wakeup = new();
     private readonly Thread _thread;
@@ -156,12 +154,9 @@ internal sealed partial class IoThread : PipeScheduler, IDisposable
 
     private int _hotCountSnapshot;
 
-    public override void Schedule(Action<object?> action, object? state) => Enqueue(action, state);
+    public void Schedule(Action<object?> action, object? state) => Enqueue(action, state);
 
-    /// <summary>Queues a posted continuation without wrapping it.</summary>
-    public void Post(SendOrPostCallback callback, object? state) => Enqueue(callback, state);
-
-    private void Enqueue(Delegate callback, object? state)
+    private void Enqueue(Action<object?> callback, object? state)
     {
         _work.Enqueue((callback, state));
 
@@ -301,18 +296,11 @@ internal sealed partial class IoThread : PipeScheduler, IDisposable
         return -1;
     }
 
-    private static void Execute(Delegate callback, object? state)
+    private static void Execute(Action<object?> callback, object? state)
     {
         try
         {
-            if (callback is Action<object?> action)
-            {
-                action(state);
-            }
-            else
-            {
-                ((SendOrPostCallback)callback)(state);
-            }
+            callback(state);
         }
         catch (Exception ex)
         {

@@ -11,7 +11,6 @@ internal sealed class ReactorOperation : IValueTaskSource<bool>
     private ManualResetValueTaskSourceCore<bool> _core;
     private bool _pending;
 
-    public bool IsPending => _pending;
 
     /// <summary>Starts a new wait; complete it with <see cref="Complete"/>.</summary>
     public ValueTask<bool> Begin()
