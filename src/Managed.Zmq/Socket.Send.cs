@@ -27,7 +27,7 @@ public sealed partial class Socket
     public bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
     {
         ThrowIfDisposed();
-        var status = data.Length >= ZeroCopyThreshold && data.Length <= MessagePool.MaxBucketSize && _core.Options.Mechanism != 2
+        var status = data.Length >= ZeroCopyThreshold && data.Length <= MessagePool.MaxBucketSize && !_core.Options.EncryptsFrames
             ? SendLargeCopy(data, flags)
             : _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
         if (status == SendStatus.Sent)
@@ -136,7 +136,7 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        _core.PendingPayload = _core.Options.Mechanism != 2 ? payload : null;
+        _core.PendingPayload = !_core.Options.EncryptsFrames ? payload : null;
         SendStatus result;
         try
         {

@@ -296,8 +296,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         var options = _socket.Options;
         var mechanism = options.Mechanism switch
         {
-            1 => Wire.ZmtpMechanism.Plain,
-            2 => Wire.ZmtpMechanism.Curve,
+            Core.Options.OptionId.MechanismPlain => Wire.ZmtpMechanism.Plain,
+            Core.Options.OptionId.MechanismCurve => Wire.ZmtpMechanism.Curve,
             _ => Wire.ZmtpMechanism.Null,
         };
         bool curve = mechanism == Wire.ZmtpMechanism.Curve;

@@ -80,6 +80,9 @@ internal sealed partial class SocketOptions
     /// <summary>0 NULL, 1 PLAIN, 2 CURVE (<see cref="OptionId.MechanismNull"/> and friends).</summary>
     public int Mechanism => _mechanism;
 
+    /// <summary>CURVE encrypts every frame, so a caller's bytes never go to the wire as they are.</summary>
+    public bool EncryptsFrames => _mechanism == OptionId.MechanismCurve;
+
     /// <summary>True when this socket takes the server role of PLAIN or CURVE. Never true for NULL.</summary>
     public bool AsServer => _asServer && _mechanism != OptionId.MechanismNull;
 
