@@ -104,13 +104,16 @@ internal sealed class Node : LineProcess
         [.. Ok($"events {socket}").Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(MonitorEvent.Parse)];
 }
 
-/// <summary>Counts reported by a node's drain: received, distinct, repeated, out of order, highest number.</summary>
-internal readonly record struct Sequence(long Count, long Unique, long Duplicates, long Reordered, long Highest)
+/// <summary>
+/// Counts reported by a node's drain: received, distinct, repeated, below the highest number seen, highest number,
+/// and the fewest increasing runs the arrival order splits into (1 when in order; see NetNode's SequenceCheck).
+/// </summary>
+internal readonly record struct Sequence(long Count, long Unique, long Duplicates, long Reordered, long Highest, long Runs)
 {
     public static Sequence Parse(string text)
     {
         var f = text.Split(' ').Select(p => p.Split('=')).ToDictionary(p => p[0], p => long.Parse(p[1]));
-        return new Sequence(f["count"], f["unique"], f["dups"], f["reordered"], f["max"]);
+        return new Sequence(f["count"], f["unique"], f["dups"], f["reordered"], f["max"], f["runs"]);
     }
 }
 
