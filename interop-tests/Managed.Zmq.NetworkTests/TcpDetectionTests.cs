@@ -9,7 +9,7 @@ namespace Managed.Zmq.NetworkTests;
 /// silence (both sides probe); Tcp_Maxrt (TCP_USER_TIMEOUT) ends a connection whose sent data
 /// stays unacknowledged that long (the sender's side). Each side raises DISCONNECTED, reconnects
 /// when the link heals, and traffic resumes. The deadlines are generous (the kernel checks on its
-/// own timers); the measured times are reported, not asserted.
+/// own timers); the measured times are reported, not asserted. Ours against libzmq both ways.
 /// </summary>
 public sealed class TcpDetectionTests(ITestOutputHelper output)
 {
@@ -25,14 +25,12 @@ public sealed class TcpDetectionTests(ITestOutputHelper output)
     private const int DetectionDeadlineMs = 30_000;
 
     [Theory]
-    [InlineData(NodeKind.Ours, NodeKind.Ours)]
     [InlineData(NodeKind.Ours, NodeKind.LibZmq)]
     [InlineData(NodeKind.LibZmq, NodeKind.Ours)]
     public Task Keepalive_IdleConnectionBlackHoled_BothSidesDisconnectAndReconnect(NodeKind pusher, NodeKind puller) =>
         Deadline.Run(() => BlackHole(pusher, puller, maxrt: false));
 
     [Theory]
-    [InlineData(NodeKind.Ours, NodeKind.Ours)]
     [InlineData(NodeKind.Ours, NodeKind.LibZmq)]
     [InlineData(NodeKind.LibZmq, NodeKind.Ours)]
     public Task Maxrt_UnacknowledgedDataBlackHoled_SenderDisconnectsAndReconnects(NodeKind pusher, NodeKind puller) =>
@@ -73,6 +71,10 @@ public sealed class TcpDetectionTests(ITestOutputHelper output)
         server.WaitFor("s", "handshake_succeeded");
         Assert.True(client.Send("c", false, "m-0"));
         Assert.Equal(["m-0"], server.Receive("s"));
+
+        // Keep-alive probes only an idle connection: m-0's ACK must not be lost in the cut.
+        TestNetwork.WaitUntilAcknowledged(clientHost);
+        TestNetwork.WaitUntilAcknowledged(serverHost);
 
         var clientLog = new List<MonitorEvent>();
         long cutAt = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();

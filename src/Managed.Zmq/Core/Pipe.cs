@@ -130,8 +130,8 @@ internal sealed partial class Pipe
 
     /// <summary>
     /// A connect pipe under Immediate: it serves one connection and leaves the socket when that
-    /// connection is lost, so nothing is queued for a peer that is not there (libzmq drops the
-    /// pipe of a lost connection when Immediate is set and makes a new one on reconnect).
+    /// connection is lost, so nothing is queued for a peer that is not there; the next connection
+    /// gets a new pipe (docs/libzmq-behaviour.md L15).
     /// </summary>
     public bool EndsWithConnection { get; init; }
 
