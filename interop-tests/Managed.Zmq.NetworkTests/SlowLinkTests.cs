@@ -20,6 +20,12 @@ public sealed class SlowLinkTests(ITestOutputHelper output)
     /// <summary>What one non-blocking pump offers: ten times what the link carries in a second.</summary>
     private const int Offered = 10_000;
 
+    /// <summary>
+    /// The receiver drains until nothing arrives for this long: well beyond any pause of the link, so
+    /// that only the end of the run ends it, even on a loaded machine that stalls a node for seconds.
+    /// </summary>
+    private const int DrainIdleMs = 5000;
+
     /// <summary>How long the producer runs; the assertions are about counts and memory, not time.</summary>
     private static readonly TimeSpan s_producing = TimeSpan.FromSeconds(3);
 
@@ -60,7 +66,7 @@ public sealed class SlowLinkTests(ITestOutputHelper output)
 
         string payload = new('x', PayloadBytes);
         long serverRssStart = Rss(server);
-        var received = Deadline.Start(() => server.Drain("s", 2000));
+        var received = Deadline.Start(() => server.Drain("s", DrainIdleMs));
         long sent = 0, rounds = 0, heldBack = 0;
         // The receiving node is busy draining (one command at a time), so only the sender is sampled
         // during the run; the receiver is compared before and after.

@@ -36,11 +36,15 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     /// <summary>Disconnect took the pipe: no new one is made after it.</summary>
     private bool _pipeTaken;
 
+    /// <summary>The routing id given at Connect (Connect_Routing_Id), for every pipe of this endpoint; empty when none.</summary>
+    private readonly byte[] _connectRoutingId;
+
     public Connecter(SocketCore socket, TransportAddress address, Pipe pipe)
     {
         _socket = socket;
         _address = address;
         _pipe = pipe;
+        _connectRoutingId = pipe.RoutingId;
         _ioThread = socket.Context.NextIoThread(socket.Options.Affinity);
     }
 
@@ -82,9 +86,8 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                 return false;
             }
 
-            var old = _pipe;
-            _pipe = _socket.CreatePipe(fromConnect: true, old.Endpoint, endsWithConnection: true);
-            _pipe.RoutingId = old.RoutingId;
+            _pipe = _socket.CreatePipe(fromConnect: true, _pipe.Endpoint, endsWithConnection: true);
+            _pipe.RoutingId = _connectRoutingId;
             return true;
         }
     }
