@@ -71,9 +71,10 @@ internal sealed class Node : LineProcess
         return reply[3..].Split(' ');
     }
 
-    /// <summary>One message's frames; fails if none arrived within the timeout.</summary>
+    /// <summary>One message's frames; fails if none arrived within the timeout (saying what its monitor saw, if it has one).</summary>
     public string[] Receive(string socket, int timeoutMilliseconds = 10_000) =>
-        Recv(socket, timeoutMilliseconds) ?? throw new Xunit.Sdk.XunitException($"{Name}: nothing received on {socket} within {timeoutMilliseconds} ms");
+        Recv(socket, timeoutMilliseconds) ?? throw new Xunit.Sdk.XunitException(
+            $"{Name}: nothing received on {socket} within {timeoutMilliseconds} ms; monitor events not yet waited for: {Call($"events {socket}")}");
 
     /// <summary>Sends PREFIX-FIRST.. until COUNT are sent or the socket would block; returns how many went.</summary>
     public long Pump(string socket, string prefix, long first, long count, bool dontWait, params string[] head) =>
