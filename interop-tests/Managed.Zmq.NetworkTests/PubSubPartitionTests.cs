@@ -6,7 +6,7 @@ namespace Managed.Zmq.NetworkTests;
 /// <summary>
 /// PUB/SUB across a partition: when the SUB reconnects it sends its subscription again, the XPUB
 /// sees it again (after the unsubscription libzmq reports when the dead connection goes), and
-/// delivery resumes.
+/// delivery resumes. NULL and CURVE.
 /// </summary>
 public sealed class PubSubPartitionTests(ITestOutputHelper output)
 {
@@ -14,24 +14,29 @@ public sealed class PubSubPartitionTests(ITestOutputHelper output)
     private const string Unsubscribe = "0x0074"; // and its unsubscribe
 
     [Theory]
-    [InlineData(NodeKind.Ours, NodeKind.Ours)]
-    [InlineData(NodeKind.Ours, NodeKind.LibZmq)]
-    [InlineData(NodeKind.LibZmq, NodeKind.Ours)]
-    public Task Subscriber_ReconnectsAfterPartition_SubscriptionResentAndDeliveryResumes(NodeKind publisher, NodeKind subscriber) => Deadline.Run(() =>
+    [InlineData(NodeKind.Ours, NodeKind.Ours, false)]
+    [InlineData(NodeKind.Ours, NodeKind.LibZmq, false)]
+    [InlineData(NodeKind.LibZmq, NodeKind.Ours, false)]
+    [InlineData(NodeKind.Ours, NodeKind.LibZmq, true)]
+    [InlineData(NodeKind.LibZmq, NodeKind.Ours, true)]
+    public Task Subscriber_ReconnectsAfterPartition_SubscriptionResentAndDeliveryResumes(NodeKind publisher, NodeKind subscriber, bool curve) => Deadline.Run(() =>
     {
         using var net = new TestNetwork();
         Host pubHost = net.AddHost();
         Host subHost = net.AddHost();
         Node pub = pubHost.Start(publisher);
         Node sub = subHost.Start(subscriber);
+        var keys = Setup.Security(curve);
 
         pub.Socket("p", "xpub");
         Setup.Resilient(pub, "p");
+        keys?.MakeServer(pub, "p");
         pub.Monitor("p");
         pub.Bind("p", Setup.Endpoint(pubHost));
 
         sub.Socket("s", "sub");
         Setup.Resilient(sub, "s");
+        keys?.MakeClient(sub, "s");
         sub.Option("s", ZmqOption.Subscribe, "t");
         sub.Monitor("s");
         sub.Connect("s", Setup.Endpoint(pubHost));
@@ -68,6 +73,6 @@ public sealed class PubSubPartitionTests(ITestOutputHelper output)
         Assert.True(pub.Send("p", false, "t-2"));
         Assert.Equal(["t-2"], sub.Receive("s"));
         Assert.Null(sub.Recv("s", 300));
-        output.WriteLine($"{publisher} XPUB, {subscriber} SUB: XPUB saw after the partition [{string.Join(' ', seen)}]");
+        output.WriteLine($"{publisher} XPUB, {subscriber} SUB, {(curve ? "CURVE" : "NULL")}: XPUB saw after the partition [{string.Join(' ', seen)}]");
     });
 }

@@ -6,15 +6,17 @@ namespace Managed.Zmq.NetworkTests;
 /// <summary>
 /// ROUTER with Router_Handover: a DEALER is cut off (its connection still looks alive to the
 /// ROUTER: no heartbeats here) and reappears from another host with the same routing id; the new
-/// connection takes the id over and the ROUTER's replies reach it there.
+/// connection takes the id over and the ROUTER's replies reach it there. NULL and CURVE.
 /// </summary>
 public sealed class RouterHandoverTests(ITestOutputHelper output)
 {
     [Theory]
-    [InlineData(NodeKind.Ours, NodeKind.Ours)]
-    [InlineData(NodeKind.Ours, NodeKind.LibZmq)]
-    [InlineData(NodeKind.LibZmq, NodeKind.Ours)]
-    public Task Handover_DealerReappearsAtAnotherAddress_RouterRoutesToTheNewConnection(NodeKind routerKind, NodeKind dealerKind) => Deadline.Run(() =>
+    [InlineData(NodeKind.Ours, NodeKind.Ours, false)]
+    [InlineData(NodeKind.Ours, NodeKind.LibZmq, false)]
+    [InlineData(NodeKind.LibZmq, NodeKind.Ours, false)]
+    [InlineData(NodeKind.Ours, NodeKind.LibZmq, true)]
+    [InlineData(NodeKind.LibZmq, NodeKind.Ours, true)]
+    public Task Handover_DealerReappearsAtAnotherAddress_RouterRoutesToTheNewConnection(NodeKind routerKind, NodeKind dealerKind, bool curve) => Deadline.Run(() =>
     {
         using var net = new TestNetwork();
         Host routerHost = net.AddHost();
@@ -23,10 +25,12 @@ public sealed class RouterHandoverTests(ITestOutputHelper output)
         Node router = routerHost.Start(routerKind);
         Node first = firstHost.Start(dealerKind);
         Node second = secondHost.Start(dealerKind);
+        var keys = Setup.Security(curve);
 
         router.Socket("r", "router");
         Setup.Resilient(router, "r", heartbeats: false);
         router.Option("r", ZmqOption.RouterHandover, 1);
+        keys?.MakeServer(router, "r");
         router.Bind("r", Setup.Endpoint(routerHost));
 
         foreach (Node dealer in new[] { first, second })
@@ -34,6 +38,7 @@ public sealed class RouterHandoverTests(ITestOutputHelper output)
             dealer.Socket("d", "dealer");
             Setup.Resilient(dealer, "d", heartbeats: false);
             dealer.Option("d", ZmqOption.RoutingId, "d1");
+            keys?.MakeClient(dealer, "d");
             dealer.Monitor("d");
         }
 
@@ -50,6 +55,6 @@ public sealed class RouterHandoverTests(ITestOutputHelper output)
 
         Assert.True(router.Send("r", false, "d1", "to-d1"));
         Assert.Equal(["to-d1"], second.Receive("d"));
-        output.WriteLine($"{routerKind} ROUTER, {dealerKind} DEALERs: routing id d1 moved from {firstHost.Address} to {secondHost.Address}");
+        output.WriteLine($"{routerKind} ROUTER, {dealerKind} DEALERs, {(curve ? "CURVE" : "NULL")}: routing id d1 moved from {firstHost.Address} to {secondHost.Address}");
     });
 }

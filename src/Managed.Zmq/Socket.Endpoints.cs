@@ -56,14 +56,16 @@ public sealed partial class Socket
         var address = ParseOrThrow(endpoint, forBind: false);
         _core.ProcessEvents();
 
-        var pipe = _core.CreatePipe(fromConnect: true, endpoint);
+        // Immediate = 0: the pipe exists at once, so messages queue up to HWM before the connection is up.
+        // Immediate = 1: it joins when a connection is up, and leaves when that connection is lost.
+        bool immediate = _core.Options.Immediate;
+        var pipe = _core.CreatePipe(fromConnect: true, endpoint, endsWithConnection: immediate);
         if (_core.Options.TakeConnectRoutingId() is { } routingId)
         {
             pipe.RoutingId = routingId;
         }
 
-        // Immediate = 0: the pipe exists at once, so messages queue up to HWM before the connection is up.
-        if (!_core.Options.Immediate)
+        if (!immediate)
         {
             _core.AttachToPattern(pipe);
         }
@@ -122,7 +124,7 @@ public sealed partial class Socket
         }
 
         connecter.Stop(0);
-        _core.DetachFromPattern(connecter.Pipe);
+        _core.DetachFromPattern(connecter.TakePipe());
     }
 
     private void ConnectInproc(string endpoint, string name)

@@ -36,7 +36,8 @@ public sealed partial class Socket
     /// (tcp, ipc), a peer that connected to us sees the connection close and reconnects by its own rules, and a
     /// connection we made is made again after <see cref="SocketOption.Reconnect_Ivl"/>. Messages queued to an
     /// accepted peer are discarded with its connection; a connect's queue waits for the next connection, as after
-    /// any lost connection. An inproc peer is unlinked (inproc does not reconnect).
+    /// any lost connection (with <see cref="SocketOption.Immediate"/> it goes with the connection too, as libzmq
+    /// drops the pipe of a lost connection then). An inproc peer is unlinked (inproc does not reconnect).
     /// </summary>
     /// <param name="peer">A peer from this socket's <see cref="GetPeers"/>.</param>
     /// <exception cref="ZmqException"><see cref="ErrorCode"/> EINVAL when <paramref name="peer"/> is another socket's;

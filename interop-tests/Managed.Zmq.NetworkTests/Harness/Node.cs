@@ -71,9 +71,10 @@ internal sealed class Node : LineProcess
         return reply[3..].Split(' ');
     }
 
-    /// <summary>One message's frames; fails if none arrived within the timeout.</summary>
+    /// <summary>One message's frames; fails if none arrived within the timeout (saying what its monitor saw, if it has one).</summary>
     public string[] Receive(string socket, int timeoutMilliseconds = 10_000) =>
-        Recv(socket, timeoutMilliseconds) ?? throw new Xunit.Sdk.XunitException($"{Name}: nothing received on {socket} within {timeoutMilliseconds} ms");
+        Recv(socket, timeoutMilliseconds) ?? throw new Xunit.Sdk.XunitException(
+            $"{Name}: nothing received on {socket} within {timeoutMilliseconds} ms; monitor events not yet waited for: {Call($"events {socket}")}");
 
     /// <summary>Sends PREFIX-FIRST.. until COUNT are sent or the socket would block; returns how many went.</summary>
     public long Pump(string socket, string prefix, long first, long count, bool dontWait, params string[] head) =>
@@ -104,13 +105,16 @@ internal sealed class Node : LineProcess
         [.. Ok($"events {socket}").Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(MonitorEvent.Parse)];
 }
 
-/// <summary>Counts reported by a node's drain: received, distinct, repeated, out of order, highest number.</summary>
-internal readonly record struct Sequence(long Count, long Unique, long Duplicates, long Reordered, long Highest)
+/// <summary>
+/// Counts reported by a node's drain: received, distinct, repeated, below the highest number seen, highest number,
+/// and the fewest increasing runs the arrival order splits into (1 when in order; see NetNode's SequenceCheck).
+/// </summary>
+internal readonly record struct Sequence(long Count, long Unique, long Duplicates, long Reordered, long Highest, long Runs)
 {
     public static Sequence Parse(string text)
     {
         var f = text.Split(' ').Select(p => p.Split('=')).ToDictionary(p => p[0], p => long.Parse(p[1]));
-        return new Sequence(f["count"], f["unique"], f["dups"], f["reordered"], f["max"]);
+        return new Sequence(f["count"], f["unique"], f["dups"], f["reordered"], f["max"], f["runs"]);
     }
 }
 

@@ -69,6 +69,35 @@ internal sealed partial class TestNetwork : IDisposable
     /// <summary>Joins the host to the bridge again.</summary>
     public void Heal(Host host) => IpCommand.Run("-n", _hub, "link", "set", host.HubPort, "up");
 
+    /// <summary>
+    /// Waits until no established TCP connection of the host has bytes unacknowledged (ss's Send-Q is 0
+    /// for every one): cut then, a connection is idle, as TCP keep-alive needs (with data unacknowledged
+    /// the kernel retransmits instead of probing). Fails at the deadline.
+    /// </summary>
+    public static void WaitUntilAcknowledged(Host host, int timeoutMilliseconds = 10_000)
+    {
+        long end = Environment.TickCount64 + timeoutMilliseconds;
+        string table = "";
+        while (Environment.TickCount64 < end)
+        {
+            table = IpCommand.Run("netns", "exec", host.Namespace, "ss", "-tnH", "state", "established");
+            bool idle = table.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                .All(columns => columns.Length > 1 && columns[1] == "0");
+            if (idle)
+            {
+                return;
+            }
+
+            Thread.Sleep(AcknowledgePollMilliseconds); // polling the kernel's table, bounded by the deadline
+        }
+
+        Assert.Fail($"{host.Address} still has unacknowledged data after {timeoutMilliseconds} ms: {table.Trim()}");
+    }
+
+    /// <summary>How often <see cref="WaitUntilAcknowledged"/> reads the connection table.</summary>
+    private const int AcknowledgePollMilliseconds = 20;
+
     internal T Track<T>(T process) where T : IDisposable
     {
         lock (_processes)

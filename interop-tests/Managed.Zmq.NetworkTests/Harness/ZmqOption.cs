@@ -10,6 +10,10 @@ internal enum ZmqOption
     SndHwm = 23,
     RcvHwm = 24,
     SndTimeo = 28,
+    TcpKeepalive = 34,
+    TcpKeepaliveCnt = 35,
+    TcpKeepaliveIdle = 36,
+    TcpKeepaliveIntvl = 37,
     Immediate = 39,
     CurveServer = 47,
     CurvePublicKey = 48,
@@ -22,4 +26,5 @@ internal enum ZmqOption
     HeartbeatTtl = 76,
     HeartbeatTimeout = 77,
     ConnectTimeout = 79,
+    TcpMaxrt = 80,
 }

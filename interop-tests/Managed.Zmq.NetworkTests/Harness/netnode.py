@@ -5,6 +5,7 @@ Speaks the line protocol of Managed.Zmq.NetNode's NodeHost (see NodeHost.cs): on
 stdin line, exactly one "ok ..." or "err ERRNO message" line back.
 """
 import binascii
+import bisect
 import os
 import sys
 import threading
@@ -99,10 +100,13 @@ class Monitor:
 
 
 class Check:
+    """The counts of NetNode's SequenceCheck, runs included (the fewest increasing runs of the arrival order)."""
+
     def __init__(self):
         self.seen = set()
         self.count = self.dups = self.reordered = 0
         self.highest = -1
+        self.tails = []  # each run's last number, ascending
 
     def add(self, token):
         self.count += 1
@@ -112,14 +116,20 @@ class Check:
         n = int(tail)
         if n in self.seen:
             self.dups += 1
-        elif n < self.highest:
-            self.reordered += 1
+        else:
+            if n < self.highest:
+                self.reordered += 1
+            i = bisect.bisect_left(self.tails, n)
+            if i > 0:
+                self.tails[i - 1] = n
+            else:
+                self.tails.insert(0, n)
         self.seen.add(n)
         self.highest = max(self.highest, n)
 
     def summary(self):
-        return "count=%d unique=%d dups=%d reordered=%d max=%d" % (
-            self.count, len(self.seen), self.dups, self.reordered, self.highest)
+        return "count=%d unique=%d dups=%d reordered=%d max=%d runs=%d" % (
+            self.count, len(self.seen), self.dups, self.reordered, self.highest, len(self.tails))
 
 
 def send(sock, dontwait, frames):

@@ -128,6 +128,13 @@ internal sealed partial class Pipe
     /// <summary>The <c>Identity</c> the peer announced in its last handshake (empty when none).</summary>
     public byte[] PeerIdentity { get; set; } = [];
 
+    /// <summary>
+    /// A connect pipe under Immediate: it serves one connection and leaves the socket when that
+    /// connection is lost, so nothing is queued for a peer that is not there; the next connection
+    /// gets a new pipe (docs/libzmq-behaviour.md L15).
+    /// </summary>
+    public bool EndsWithConnection { get; init; }
+
     /// <summary>True once a handshake completed over this pipe at least once.</summary>
     public bool HasBeenConnected { get; set; }
 

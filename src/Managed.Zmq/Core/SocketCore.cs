@@ -117,7 +117,8 @@ internal sealed partial class SocketCore
 
     public bool IsClosed => _closed;
 
-    public Pipe CreatePipe(bool fromConnect, string endpoint) => new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint };
+    public Pipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false) =>
+        new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint, EndsWithConnection = endsWithConnection };
 
     // ------------------------------------------------------------ events from I/O threads
 
@@ -150,6 +151,12 @@ internal sealed partial class SocketCore
         }
 
         Enqueue(pipe, PipeEventKind.Disconnected);
+        if (pipe.EndsWithConnection)
+        {
+            // Immediate: the pipe leaves with its connection, as an accepted one does (what arrived
+            // stays readable); its connecter serves the next connection with a new pipe.
+            Enqueue(pipe, PipeEventKind.PeerClosed);
+        }
     }
 
     public void Enqueue(Pipe pipe, PipeEventKind kind)

@@ -32,8 +32,8 @@ internal sealed partial class ZmtpConnection
 
         pipe.SetEngine(null);
         _transport.Dispose();
-        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         _socket.OnPipeDisconnected(pipe, this, _reason);
+        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         return _reason;
     }
 

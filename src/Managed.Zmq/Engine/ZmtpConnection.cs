@@ -227,16 +227,19 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     private DisconnectReason EndConnection(Pipe pipe)
     {
         pipe.SetEngine(null);
-        if (_connectPipe is null)
+        if (_connectPipe is null || pipe.EndsWithConnection)
         {
-            // An accepted pipe dies with its connection: nobody will send what is left.
+            // An accepted pipe (or a connect's under Immediate) dies with its connection: nobody will send what is left.
             pipe.ReleasePayloads();
         }
 
         ReleaseState();
         _transport.Dispose();
-        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+
+        // The socket hears of the loss before the monitor reports it, so that a caller who saw
+        // DISCONNECTED no longer sends to this connection where the pattern drops it (Immediate).
         _socket.OnPipeDisconnected(pipe, this, _reason);
+        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         return _reason;
     }
 

@@ -29,15 +29,68 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     private bool _stopped;
     private bool _stopWhenDrained;
 
+    /// <summary>Guards <see cref="_pipe"/> and <see cref="_pipeTaken"/>: the I/O thread renews the pipe, Disconnect takes it.</summary>
+    private readonly Lock _pipeLock = new();
+    private Pipe _pipe;
+
+    /// <summary>Disconnect took the pipe: no new one is made after it.</summary>
+    private bool _pipeTaken;
+
+    /// <summary>The routing id given at Connect (Connect_Routing_Id), for every pipe of this endpoint; empty when none.</summary>
+    private readonly byte[] _connectRoutingId;
+
     public Connecter(SocketCore socket, TransportAddress address, Pipe pipe)
     {
         _socket = socket;
         _address = address;
-        Pipe = pipe;
+        _pipe = pipe;
+        _connectRoutingId = pipe.RoutingId;
         _ioThread = socket.Context.NextIoThread(socket.Options.Affinity);
     }
 
-    public Pipe Pipe { get; }
+    /// <summary>
+    /// The pipe the next (or current) connection serves: the same one for the endpoint's whole life,
+    /// except under Immediate, where each connection gets its own (<see cref="Pipe.EndsWithConnection"/>).
+    /// </summary>
+    public Pipe Pipe
+    {
+        get
+        {
+            lock (_pipeLock)
+            {
+                return _pipe;
+            }
+        }
+    }
+
+    /// <summary>Disconnect (user thread): the pipe now serving the endpoint, which the caller detaches; no new one follows it.</summary>
+    public Pipe TakePipe()
+    {
+        lock (_pipeLock)
+        {
+            _pipeTaken = true;
+            return _pipe;
+        }
+    }
+
+    /// <summary>
+    /// Immediate: the pipe left the socket with its connection; the next connection gets a new one,
+    /// with the routing id given at Connect. False when Disconnect took the pipe (the connecter stops).
+    /// </summary>
+    private bool TryRenewPipe()
+    {
+        lock (_pipeLock)
+        {
+            if (_pipeTaken)
+            {
+                return false;
+            }
+
+            _pipe = _socket.CreatePipe(fromConnect: true, _pipe.Endpoint, endsWithConnection: true);
+            _pipe.RoutingId = _connectRoutingId;
+            return true;
+        }
+    }
 
     public string Address => _address.Original;
 
@@ -69,7 +122,8 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                         continue;
                     }
 
-                    var connection = new ZmtpConnection(_socket, transport, _ioThread, _address.Original, Pipe);
+                    var pipe = Pipe;
+                    var connection = new ZmtpConnection(_socket, transport, _ioThread, _address.Original, pipe);
                     _current = connection;
                     if (_stopWhenDrained)
                     {
@@ -81,7 +135,12 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                     if (reason is DisconnectReason.ProtocolError or DisconnectReason.HandshakeRejected)
                     {
                         // docs/libzmq-behaviour.md L15: a peer that broke the protocol is not retried; the pipe ends with its messages.
-                        _socket.Enqueue(Pipe, PipeEventKind.Detached);
+                        _socket.Enqueue(pipe, PipeEventKind.Detached);
+                        return;
+                    }
+
+                    if (pipe.EndsWithConnection && connection.HandshakeComplete && !TryRenewPipe())
+                    {
                         return;
                     }
                 }

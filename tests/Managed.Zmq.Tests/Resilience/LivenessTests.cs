@@ -267,6 +267,85 @@ public sealed class LivenessTests : ResilienceFixture
     }
 
     [Fact]
+    public void Immediate_OneConnectionLost_MessagesGoOnlyToLivePeer()
+    {
+        var live = Create(SocketType.Pull);
+        var gone = Create(SocketType.Pull);
+        string liveEndpoint = BindTcp(live);
+        string goneEndpoint = BindTcp(gone);
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Immediate, 1);
+        push.SetOption(SocketOption.Reconnect_Ivl, 10);
+        using var monitor = Monitor(push);
+        push.Connect(liveEndpoint);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+        push.Connect(goneEndpoint);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+
+        // The peer goes: its connection closes and every reconnect is refused.
+        gone.Dispose();
+        Assert.Equal(goneEndpoint, monitor.WaitFor(SocketMonitorEvent.Disconnected).Address);
+
+        // libzmq drops a lost connection's pipe under Immediate: every message goes to the live peer.
+        const int Count = 20;
+        for (int i = 0; i < Count; i++)
+        {
+            Assert.True(push.Send($"m{i}", SendFlags.DontWait), $"message {i} found no live peer");
+        }
+
+        for (int i = 0; i < Count; i++)
+        {
+            Assert.Equal($"m{i}", live.RecvString());
+        }
+    }
+
+    [Fact]
+    public void Immediate_ConnectionLostThenBack_NewConnectionServedAgain()
+    {
+        var pull = Create(SocketType.Pull);
+        string endpoint = BindTcp(pull);
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Immediate, 1);
+        push.SetOption(SocketOption.Reconnect_Ivl, 10);
+        using var monitor = Monitor(push);
+        push.Connect(endpoint);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+        Assert.True(push.Send("before"));
+        Assert.Equal("before", pull.RecvString());
+
+        // The puller drops the connection; the pusher has no peer until it has reconnected.
+        pull.DisconnectPeer(Assert.Single(pull.GetPeers()));
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+
+        Eventually.True(() => push.Send("after", SendFlags.DontWait), "the new connection's pipe accepts messages");
+        Assert.Equal("after", pull.RecvString());
+        Assert.Single(push.GetPeers());
+    }
+
+    [Fact]
+    public void Immediate_DisconnectAfterReconnect_EndpointLeavesForGood()
+    {
+        var pull = Create(SocketType.Pull);
+        string endpoint = BindTcp(pull);
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Immediate, 1);
+        push.SetOption(SocketOption.Reconnect_Ivl, 10);
+        using var monitor = Monitor(push);
+        push.Connect(endpoint);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+        pull.DisconnectPeer(Assert.Single(pull.GetPeers()));
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+
+        // Disconnect ends the endpoint's current pipe (a new one since the reconnect) and no other follows.
+        push.Disconnect(endpoint);
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        Assert.Empty(push.GetPeers());
+        Assert.False(push.Send("nowhere", SendFlags.DontWait));
+    }
+
+    [Fact]
     public void Immediate_Off_MessageQueuedBeforeConnectionDelivered()
     {
         string endpoint = UnusedTcpEndpoint();
