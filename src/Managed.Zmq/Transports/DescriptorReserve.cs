@@ -16,8 +16,54 @@ internal static class DescriptorReserve
     /// </summary>
     private const int Size = 16;
 
+    /// <summary>
+    /// Descriptors an accept leaves free at least: the runtime may need one at any moment, and the reserve
+    /// is only given back once an accept fails, too late for a thread that needed one just before.
+    /// </summary>
+    private const int Headroom = 16;
+
     private static readonly object s_lock = new();
     private static readonly List<SafeFileHandle> s_held = new(Size);
+
+    /// <summary>The process's soft descriptor limit, read once; long.MaxValue where it is unknown or unlimited.</summary>
+    private static readonly long s_limit = ReadLimit();
+
+    /// <summary>
+    /// True when a descriptor numbered <paramref name="descriptor"/> leaves fewer than <see cref="Headroom"/>
+    /// free: the kernel hands out the lowest free number, so every lower one is in use.
+    /// </summary>
+    public static bool IsNearLimit(long descriptor) => descriptor >= s_limit - Headroom;
+
+    private static long ReadLimit()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return long.MaxValue;
+        }
+
+        try
+        {
+            foreach (string line in File.ReadLines("/proc/self/limits"))
+            {
+                // "Max open files            1024                 4096                 files"
+                if (line.StartsWith("Max open files", StringComparison.Ordinal))
+                {
+                    string[] fields = line["Max open files".Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                    return fields.Length > 0 && long.TryParse(fields[0], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out long soft)
+                        ? soft
+                        : long.MaxValue;
+                }
+            }
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+
+        return long.MaxValue;
+    }
 
     /// <summary>Fills the reserve; true when it is whole (always on systems without /dev/null).</summary>
     public static bool TryFill()

@@ -256,6 +256,19 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 return;
             }
 
+            if (DescriptorReserve.IsNearLimit((long)accepted.Handle))
+            {
+                // The last few descriptors belong to the runtime: refuse as if the accept had failed with EMFILE.
+                accepted.Dispose();
+                quota.Release();
+                if (OnAcceptFailed(new SocketException((int)SocketError.TooManyOpenSockets)))
+                {
+                    return;
+                }
+
+                continue;
+            }
+
             _retryDelay = 0;
             _failing = false;
             if (_socket.IsClosed)
