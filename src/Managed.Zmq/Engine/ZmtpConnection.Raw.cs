@@ -84,16 +84,9 @@ internal sealed partial class ZmtpConnection
                 var batch = outbound.PeekMemory();
                 if (batch.IsEmpty)
                 {
-                    if (_closeWhenDrained)
+                    if (!await AwaitOutboundAsync(pipe).ConfigureAwait(true))
                     {
-                        Close(DisconnectReason.LocalClose);
                         return;
-                    }
-
-                    if (pipe.TryParkWriter())
-                    {
-                        await _writerSignal.WaitAsync().ConfigureAwait(true);
-                        pipe.ClaimWriter();
                     }
 
                     continue;

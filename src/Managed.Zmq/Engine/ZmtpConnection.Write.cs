@@ -44,16 +44,9 @@ internal sealed partial class ZmtpConnection
                 var batch = outbound.PeekMemory();
                 if (batch.IsEmpty)
                 {
-                    if (_closeWhenDrained)
+                    if (!await AwaitOutboundAsync(pipe).ConfigureAwait(true))
                     {
-                        Close(DisconnectReason.LocalClose);
                         return;
-                    }
-
-                    if (pipe.TryParkWriter())
-                    {
-                        await _writerSignal.WaitAsync().ConfigureAwait(true);
-                        pipe.ClaimWriter();
                     }
 
                     continue;
@@ -117,18 +110,7 @@ internal sealed partial class ZmtpConnection
                     await SendFramesAsync(batch).ConfigureAwait(true);
                 }
 
-                // Zero-copy callbacks that overflowed their thread's ring run here rather than cost a wake-up elsewhere.
-                DeferredReleases.RunPending();
-                outbound.Consume(batch.Length);
-                pipe.OutboundMidMessage = endsMidMessage;
-                if (messages > 0)
-                {
-                    outbound.MessagesConsumed(messages);
-                    if (pipe.OutboundAtLowWater)
-                    {
-                        _socket.Signal.Notify();
-                    }
-                }
+                CompleteWrite(pipe, batch.Length, messages, endsMidMessage);
             }
         }
         catch (Exception ex) when (IsConnectionError(ex))
@@ -278,9 +260,56 @@ internal sealed partial class ZmtpConnection
         }
 
         pipe.TakePayload().Release();
+        CompleteExternalWrite(pipe, queued, header.More);
+    }
+
+    /// <summary>
+    /// The outbound queue is empty: ends the connection if it was to close once drained (false), else parks
+    /// the writer until a sender wakes it (true). Every write loop's idle path.
+    /// </summary>
+    private async ValueTask<bool> AwaitOutboundAsync(Pipe pipe)
+    {
+        if (_closeWhenDrained)
+        {
+            Close(DisconnectReason.LocalClose);
+            return false;
+        }
+
+        if (pipe.TryParkWriter())
+        {
+            await _writerSignal.WaitAsync().ConfigureAwait(true);
+            pipe.ClaimWriter();
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Queued frames went out: frees their room, and wakes a sender held at HWM once the queue is down to its
+    /// resume level. Zero-copy callbacks that overflowed their thread's ring run here rather than cost a
+    /// wake-up elsewhere.
+    /// </summary>
+    private void CompleteWrite(Pipe pipe, int length, int messages, bool endsMidMessage)
+    {
+        DeferredReleases.RunPending();
+        pipe.Outbound.Consume(length);
+        pipe.OutboundMidMessage = endsMidMessage;
+        if (messages > 0)
+        {
+            pipe.Outbound.MessagesConsumed(messages);
+            if (pipe.OutboundAtLowWater)
+            {
+                _socket.Signal.Notify();
+            }
+        }
+    }
+
+    /// <summary>One queued frame whose body the caller owned went out (its payload released already).</summary>
+    private void CompleteExternalWrite(Pipe pipe, int queued, bool more)
+    {
         pipe.Outbound.Consume(queued);
-        pipe.OutboundMidMessage = header.More;
-        if (!header.More)
+        pipe.OutboundMidMessage = more;
+        if (!more)
         {
             pipe.Outbound.MessagesConsumed(1);
             if (pipe.OutboundAtLowWater)

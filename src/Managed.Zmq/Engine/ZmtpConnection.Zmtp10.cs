@@ -112,16 +112,9 @@ internal sealed partial class ZmtpConnection
                 var batch = outbound.PeekMemory();
                 if (batch.IsEmpty)
                 {
-                    if (_closeWhenDrained)
+                    if (!await AwaitOutboundAsync(pipe).ConfigureAwait(true))
                     {
-                        Close(DisconnectReason.LocalClose);
                         return;
-                    }
-
-                    if (pipe.TryParkWriter())
-                    {
-                        await _writerSignal.WaitAsync().ConfigureAwait(true);
-                        pipe.ClaimWriter();
                     }
 
                     continue;
@@ -150,17 +143,7 @@ internal sealed partial class ZmtpConnection
 
                 int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 await SendZmtp10FramesAsync(batch).ConfigureAwait(true);
-                DeferredReleases.RunPending();
-                outbound.Consume(batch.Length);
-                pipe.OutboundMidMessage = endsMidMessage;
-                if (messages > 0)
-                {
-                    outbound.MessagesConsumed(messages);
-                    if (pipe.OutboundAtLowWater)
-                    {
-                        _socket.Signal.Notify();
-                    }
-                }
+                CompleteWrite(pipe, batch.Length, messages, endsMidMessage);
             }
         }
         catch (Exception ex) when (IsConnectionError(ex))
@@ -241,15 +224,6 @@ internal sealed partial class ZmtpConnection
         await _transport.SendAsync(output.AsMemory(0, headerLength)).ConfigureAwait(true);
         await _transport.SendAsync(payload.Memory).ConfigureAwait(true);
         pipe.TakePayload().Release();
-        pipe.Outbound.Consume(queued);
-        pipe.OutboundMidMessage = header.More;
-        if (!header.More)
-        {
-            pipe.Outbound.MessagesConsumed(1);
-            if (pipe.OutboundAtLowWater)
-            {
-                _socket.Signal.Notify();
-            }
-        }
+        CompleteExternalWrite(pipe, queued, header.More);
     }
 }
