@@ -334,6 +334,9 @@ public sealed class LivenessTests : ResilienceFixture
         using var monitor = Monitor(push);
         push.Connect(endpoint);
         monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+
+        // The pusher's handshake ends before the puller's: the puller lists the peer a moment later.
+        Eventually.True(() => pull.GetPeers().Count == 1, "the puller lists its peer");
         pull.DisconnectPeer(Assert.Single(pull.GetPeers()));
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
         monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
