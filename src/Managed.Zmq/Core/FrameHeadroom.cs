@@ -20,7 +20,7 @@ internal static unsafe class FrameHeadroom
     /// the frame goes out from the caller's memory. Over inproc a large frame always travels by reference (no header).
     /// Set at the large-frame threshold (32 KiB, below which every frame is copied into the queue anyway), so nothing
     /// more is copied: measured with StrategyLoop (BENCHMARKS.md, "#4 leftovers"), the copy cost more process CPU per
-    /// message than the second send at every size from 40 KiB to 1 MiB. At most <see cref="MessagePool.MaxBucketSize"/>.
+    /// message than the second send at every size measured above it. At most <see cref="MessagePool.MaxBucketSize"/>.
     /// </summary>
     public const int CopyCallerMemoryBelow = 32 * 1024;
 

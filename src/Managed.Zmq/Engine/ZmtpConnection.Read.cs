@@ -176,7 +176,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
-    /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time cost ~128 B a message.</remarks>
+    /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.</remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
     {

@@ -32,7 +32,7 @@ internal sealed partial class IoThread : IDisposable
     /// <summary>
     /// Idle polls before blocking in Select (each <see cref="SpinCycles"/> pause instructions): a couple
     /// of microseconds. More costs latency between processes on small machines, where a spinning I/O
-    /// thread takes the core the other side needs (cross-process REQ/REP: 16 polls 50 us, 0-4 polls 37-41 us).
+    /// thread takes the core the other side needs (cross-process REQ/REP latency rose with more polls; BENCHMARKS.md).
     /// </summary>
     private const int SpinIterations = 4;
     private const int SpinCycles = 10;
