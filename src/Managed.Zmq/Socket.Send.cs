@@ -8,7 +8,7 @@ namespace Managed.Zmq;
 public sealed partial class Socket
 {
     /// <summary>From this size a Message is sent from its own memory rather than copied into the queue.</summary>
-    private const int ZeroCopyThreshold = 32 * 1024;
+    private const int ZeroCopyThreshold = Managed.Zmq.Core.FrameHeadroom.LargeFrame;
 
     /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
     /// <param name="data">The frame.</param>

@@ -76,27 +76,23 @@ internal sealed partial class TestNetwork : IDisposable
     /// </summary>
     public static void WaitUntilAcknowledged(Host host, int timeoutMilliseconds = 10_000)
     {
-        long end = Environment.TickCount64 + timeoutMilliseconds;
         string table = "";
-        while (Environment.TickCount64 < end)
+        bool Idle()
         {
             table = IpCommand.Run("netns", "exec", host.Namespace, "ss", "-tnH", "state", "established");
-            bool idle = table.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            return table.Split('\n', StringSplitOptions.RemoveEmptyEntries)
                 .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
                 .All(columns => columns.Length > 1 && columns[1] == "0");
-            if (idle)
-            {
-                return;
-            }
+        }
 
-            Thread.Sleep(AcknowledgePollMilliseconds); // polling the kernel's table, bounded by the deadline
+        // No event tells when the kernel has the peer's ACK: the socket table is read until it shows none pending.
+        if (SpinWait.SpinUntil(Idle, timeoutMilliseconds))
+        {
+            return;
         }
 
         Assert.Fail($"{host.Address} still has unacknowledged data after {timeoutMilliseconds} ms: {table.Trim()}");
     }
-
-    /// <summary>How often <see cref="WaitUntilAcknowledged"/> reads the connection table.</summary>
-    private const int AcknowledgePollMilliseconds = 20;
 
     internal T Track<T>(T process) where T : IDisposable
     {

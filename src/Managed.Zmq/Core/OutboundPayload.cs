@@ -11,8 +11,8 @@ namespace Managed.Zmq.Core;
 /// <remarks>
 /// Release returns a pooled buffer, frees an owned one, or runs the zero-copy free callback,
 /// exactly once, when the last reference goes: after the bytes were written or dropped. It never
-/// runs the caller's callback inline inside Send (issue: "never on a user's thread while it is
-/// inside Send"); such a last release is deferred to the thread pool.
+/// runs the caller's callback inline inside Send (the caller may hold locks the callback needs);
+/// such a last release is deferred to the thread pool.
 /// </remarks>
 internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 {

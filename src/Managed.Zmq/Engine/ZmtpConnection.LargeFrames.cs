@@ -7,7 +7,7 @@ namespace Managed.Zmq.Engine;
 internal sealed partial class ZmtpConnection
 {
     /// <summary>From this body size a received message frame goes to a pooled buffer of its own.</summary>
-    internal const int DirectFrameThreshold = 32 * 1024;
+    internal const int DirectFrameThreshold = Core.FrameHeadroom.LargeFrame;
 
     /// <summary>
     /// Most the receive after a large frame takes into the queue: room for the small frames and the

@@ -16,7 +16,7 @@ namespace Managed.Zmq.Polling;
 /// </para>
 /// <para>
 /// Every socket call made for an async operation runs under <see cref="_lock"/>: a pending receive
-/// retried on the pool and a new send on the caller's thread may coexist (§5.9 rule 6), and the socket
+/// retried on the pool and a new send on the caller's thread may coexist (the async API allows one pending send and one pending receive at once), and the socket
 /// itself is not thread-safe.
 /// </para>
 /// <para>

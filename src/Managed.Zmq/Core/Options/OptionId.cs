@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Core.Options;
 
 /// <summary>
-/// Socket option numbers, numbered as libzmq 4.3 numbers them (API.md §7, "Val" column).
+/// Socket option numbers, numbered as libzmq 4.3 numbers them in zmq.h (docs/options.md gives each number).
 /// </summary>
 /// <remarks>
 /// The public <c>SocketOption</c> enum uses the same values, so the socket passes <c>(int)option</c> straight through.

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Core.Options;
 
 /// <summary>
-/// The socket option table of API.md §7: kind, access, range, default and socket-type restriction of every option
+/// The socket option table (docs/options.md lists every option and its status): kind, access, range, default and socket-type restriction of every option
 /// number, in one place, so that <see cref="SocketOptions"/> validates every access with the same code.
 /// </summary>
 /// <remarks>

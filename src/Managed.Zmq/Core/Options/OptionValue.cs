@@ -19,7 +19,7 @@ internal static class OptionValue
 
     /// <summary>
     /// Writes a 4-byte value into a buffer of at least 4 bytes, zeroing the rest, and reports length 4.
-    /// This is how Rcvmore, Fd, Events and Thread_Safe are read (API.md §4.4: "the value fills the low bytes").
+    /// This is how Rcvmore, Fd, Events and Thread_Safe are read (as libzmq's zmq_getsockopt fills an int option: the value in the low bytes).
     /// </summary>
     public static int TryWriteInt32Widened(Span<byte> buffer, int value, out int length)
     {
