@@ -59,7 +59,7 @@ public enum SocketOption
     /// <remarks>Accessor type: int/long/nint. Access: read-only.</remarks>
     Fd = 14,
 
-    /// <summary>Current readiness: bit 1 = POLLIN, bit 2 = POLLOUT (§5.3).</summary>
+    /// <summary>Current readiness: bit 1 = POLLIN, bit 2 = POLLOUT, as libzmq's ZMQ_EVENTS.</summary>
     /// <remarks>Accessor type: int. Access: read-only.</remarks>
     Events = 15,
 
@@ -67,7 +67,7 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: the type. Access: read-only.</remarks>
     Type = 16,
 
-    /// <summary>≥ -1; -1 = keep pending messages forever after Dispose; 0 = discard at once (§8.7).</summary>
+    /// <summary>≥ -1; -1 = keep pending messages forever after Dispose; 0 = discard at once (docs/tuning.md, linger and shutdown).</summary>
     /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
     Linger = 17,
 
@@ -119,7 +119,7 @@ public enum SocketOption
     /// <summary>Alias of <see cref="Sndtimeo"/>, the spelling the Net.Zmq guide uses.</summary>
     SendTimeout = Sndtimeo,
 
-    /// <summary>The last bound or connected endpoint in resolved form (§8.5).</summary>
+    /// <summary>The last bound or connected endpoint in resolved form, as libzmq's ZMQ_LAST_ENDPOINT.</summary>
     /// <remarks>Accessor type: string. Default: "". Access: read-only.</remarks>
     Last_Endpoint = 32,
 

@@ -4,7 +4,7 @@ using System.Text;
 namespace Managed.Zmq.Core.Options;
 
 /// <summary>
-/// One socket's option values, with libzmq 4.3's setsockopt/getsockopt rules (API.md §4.4 and §7).
+/// One socket's option values, with libzmq 4.3's setsockopt/getsockopt rules (docs/options.md).
 /// </summary>
 /// <remarks>
 /// <para>
