@@ -1,4 +1,7 @@
 using System.Runtime.InteropServices;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Scale;
 

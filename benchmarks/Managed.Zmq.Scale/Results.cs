@@ -1,5 +1,8 @@
 using System.Globalization;
 using System.Text;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Scale;
 

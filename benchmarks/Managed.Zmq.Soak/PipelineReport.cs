@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Soak;
 
 /// <summary>What the PUSH/PULL soak saw; losses are only allowed around restarts, duplicates never.</summary>

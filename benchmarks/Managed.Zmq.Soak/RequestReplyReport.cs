@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Soak;
 
 /// <summary>What the REQ/REP soak saw: every completed round trip must answer its own request.</summary>

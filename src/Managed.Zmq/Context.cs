@@ -1,6 +1,8 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Threading;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Inproc;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 
@@ -272,7 +274,7 @@ public sealed class Context : IDisposable
     }
 
     /// <summary>The inproc endpoint names of this context.</summary>
-    internal Transports.InprocRegistry Inproc { get; } = new();
+    internal Inproc.InprocRegistry Inproc { get; } = new();
 
     internal bool Ipv6Default => Volatile.Read(ref _ipv6) != 0;
 
@@ -376,11 +378,11 @@ public sealed class Context : IDisposable
     {
         switch (lingerer)
         {
-            case Transports.IEndpointHandle endpoint:
+            case Endpoints.IEndpointHandle endpoint:
                 endpoint.Stop(0);
                 break;
             case Engine.ZmtpConnection connection:
-                Transports.Lingerer.CloseConnection(connection, 0);
+                Endpoints.Lingerer.CloseConnection(connection, 0);
                 break;
         }
     }

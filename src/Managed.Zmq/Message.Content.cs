@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq;
 
@@ -55,7 +55,7 @@ public sealed unsafe partial class Message
 
         /// <summary>
         /// Empty, like Owned; the zero-copy content it held was copied by a send and its free callback waits in the
-        /// sending thread's <see cref="Core.PendingReleaseRing"/> under ticket <see cref="_bucket"/>. Releasing the
+        /// sending thread's <see cref="Buffers.PendingReleaseRing"/> under ticket <see cref="_bucket"/>. Releasing the
         /// message on that thread runs it there, unless the ring's timer has run it already.
         /// </summary>
         SentExternal,

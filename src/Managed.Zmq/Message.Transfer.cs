@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 
@@ -12,7 +14,7 @@ public sealed unsafe partial class Message
     /// Called by a socket after a successful send copied the bytes: releases the content (free callback, pool
     /// return, or keeps a small owned buffer for reuse) and leaves the message empty and usable. A zero-copy
     /// callback must never run inside Send on the caller's thread: it waits in this thread's
-    /// <see cref="Core.PendingReleaseRing"/>, and the message keeps its ticket (<see cref="ContentKind.SentExternal"/>),
+    /// <see cref="Buffers.PendingReleaseRing"/>, and the message keeps its ticket (<see cref="ContentKind.SentExternal"/>),
     /// so that releasing it later on this thread (Dispose, usually right after the send) runs it here.
     /// </summary>
     /// <param name="mayWait">False for a DontWait or asynchronous send, which must not block even when the callbacks pile up.</param>
@@ -23,7 +25,7 @@ public sealed unsafe partial class Message
         if (_kind == ContentKind.External && _freeCallback is { } callback)
         {
             _freeCallback = null;
-            int ticket = Core.PendingReleaseRing.DeferOnCurrentThread(callback, (nint)_data, mayWait);
+            int ticket = Buffers.PendingReleaseRing.DeferOnCurrentThread(callback, (nint)_data, mayWait);
 
             // What ReleaseContent leaves, without its callback exchange: the callback is in the ring now.
             BecomeEmpty(ContentKind.SentExternal, ticket);
@@ -72,7 +74,7 @@ public sealed unsafe partial class Message
     /// False, with nothing changed, when its buffer cannot be taken (inproc, another bucket). Only for frames of at
     /// least <see cref="TakeOverThreshold"/> bytes: smaller ones never have a buffer of their own.
     /// </summary>
-    internal bool TryTakeReceivedBuffer(Core.SocketCore core, ReadOnlySpan<byte> frame)
+    internal bool TryTakeReceivedBuffer(Sockets.SocketCore core, ReadOnlySpan<byte> frame)
     {
         Debug.Assert(!_disposed, "the caller validates the message");
         Debug.Assert(frame.Length >= TakeOverThreshold, "callers copy small frames without asking");
@@ -127,14 +129,14 @@ public sealed unsafe partial class Message
     }
 
     /// <summary>A payload over the current content, not owning it yet (see <see cref="DetachInto"/>).</summary>
-    internal Core.OutboundPayload CreatePayload() => Core.OutboundPayload.Create(_data, _size, hasHeadroom: _kind != ContentKind.External);
+    internal Buffers.OutboundPayload CreatePayload() => Buffers.OutboundPayload.Create(_data, _size, hasHeadroom: _kind != ContentKind.External);
 
     /// <summary>
     /// After a successful send: the payload takes over the content (callback, pooled or owned
     /// buffer) and the Message is left empty, as after a copying send. An owned buffer goes with
     /// it, so the next Rebuild allocates a new one.
     /// </summary>
-    internal void DetachInto(Core.OutboundPayload payload)
+    internal void DetachInto(Buffers.OutboundPayload payload)
     {
         switch (_kind)
         {

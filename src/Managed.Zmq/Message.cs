@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text;
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq;
 

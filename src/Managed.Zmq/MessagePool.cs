@@ -1,8 +1,8 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq;
 

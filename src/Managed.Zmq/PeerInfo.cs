@@ -1,3 +1,6 @@
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
+
 namespace Managed.Zmq;
 
 /// <summary>
@@ -16,15 +19,15 @@ namespace Managed.Zmq;
 /// </remarks>
 public sealed class PeerInfo
 {
-    internal PeerInfo(Core.Pipe pipe, Core.PeerConnection connection)
+    internal PeerInfo(Pipes.Pipe pipe, Sockets.PeerConnection connection)
     {
         Pipe = pipe;
         Connection = connection;
     }
 
-    internal Core.Pipe Pipe { get; }
+    internal Pipes.Pipe Pipe { get; }
 
-    internal Core.PeerConnection Connection { get; }
+    internal Sockets.PeerConnection Connection { get; }
 
     /// <summary>Our end of the connection: <c>tcp://address:port</c>, <c>ipc://path</c> or <c>inproc://name</c> (empty when the OS names none, e.g. a connecting ipc socket).</summary>
     public string LocalEndpoint => Connection.LocalEndpoint;

@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq;
 
 /// <summary>A snapshot of a <see cref="MessagePool"/>'s counters.</summary>

@@ -1,7 +1,9 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Transports;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Inproc;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq;
 

@@ -1,6 +1,6 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 

@@ -1,7 +1,10 @@
 using System.Runtime.CompilerServices;
 using System.Text;
-using Managed.Zmq.Core.Options;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq;
 

@@ -1,5 +1,6 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 

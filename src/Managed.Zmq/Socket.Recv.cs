@@ -1,7 +1,11 @@
 using System.Diagnostics.CodeAnalysis;
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 

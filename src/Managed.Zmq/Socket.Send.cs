@@ -2,13 +2,14 @@ using System.Buffers;
 using System.Text;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq;
 
 public sealed partial class Socket
 {
     /// <summary>From this size a Message is sent from its own memory rather than copied into the queue.</summary>
-    private const int ZeroCopyThreshold = Managed.Zmq.Core.FrameHeadroom.LargeFrame;
+    private const int ZeroCopyThreshold = Buffers.FrameHeadroom.LargeFrame;
 
     /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
     /// <param name="data">The frame.</param>
@@ -168,7 +169,7 @@ public sealed partial class Socket
     /// </summary>
     private SendStatus SendLargeCopy(ReadOnlySpan<byte> data, SendFlags flags)
     {
-        var payload = Managed.Zmq.Core.HeadroomCopy.Create(data);
+        var payload = Buffers.HeadroomCopy.Create(data);
         _core.PendingPayload = payload;
         try
         {

@@ -1,5 +1,5 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 

@@ -1,5 +1,6 @@
 using Managed.Zmq.Internal;
 using Managed.Zmq.Polling;
+using Managed.Zmq.Async;
 
 namespace Managed.Zmq;
 

@@ -1,5 +1,8 @@
 using System.Buffers.Binary;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq;
 

@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Security;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq;
 

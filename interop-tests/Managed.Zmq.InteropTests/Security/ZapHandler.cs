@@ -1,4 +1,7 @@
 using Managed.Zmq.InteropTests.Infrastructure;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.InteropTests.Security;
 

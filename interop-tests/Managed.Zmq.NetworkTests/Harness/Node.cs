@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.NetworkTests.Harness;
 
 /// <summary>Which ZeroMQ a node runs: ours (Managed.Zmq.NetNode) or libzmq 4.3 (netnode.py, pyzmq).</summary>

@@ -1,10 +1,14 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Diagnostics;
 
 /// <summary>
 /// What went through pipes, summed: read from the counters each queue already keeps (see
-/// <see cref="FrameQueue"/>, <see cref="InprocChannel"/>), racily, so a sum is approximate while traffic flows.
+/// <see cref="Pipes.FrameQueue"/>, <see cref="Inproc.InprocChannel"/>), racily, so a sum is approximate while traffic flows.
 /// </summary>
 internal struct PipeTotals
 {

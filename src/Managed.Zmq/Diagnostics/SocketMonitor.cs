@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
-using Managed.Zmq.Core;
 using Managed.Zmq.Engine;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Diagnostics;
 

@@ -11,7 +11,7 @@ namespace Managed.Zmq.Diagnostics;
 /// <remarks>
 /// <para>Nothing here runs per message. Traffic, drops and queue depths are observable instruments: a listener's
 /// collection reads the counters the pipes already keep (written per batch by the thread that owns each, see
-/// <see cref="Core.FrameQueue"/>), so with or without a listener the send and receive paths do no extra work. Rare
+/// <see cref="Pipes.FrameQueue"/>), so with or without a listener the send and receive paths do no extra work. Rare
 /// events (connections, handshake failures, reconnects) are counted where the monitor raises them, after a
 /// check of <see cref="Instrument.Enabled"/>, which costs nothing when no listener is attached.</para>
 /// <para>Tags are the socket type and the endpoint only (as bound or connected; bounded cardinality): never a

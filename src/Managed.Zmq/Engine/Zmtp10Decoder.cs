@@ -1,6 +1,7 @@
 using System.Diagnostics;
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Engine;
 

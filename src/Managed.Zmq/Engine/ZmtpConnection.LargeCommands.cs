@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Engine;
 

@@ -1,13 +1,14 @@
 using System.Runtime.CompilerServices;
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
     /// <summary>From this body size a received message frame goes to a pooled buffer of its own.</summary>
-    internal const int DirectFrameThreshold = Core.FrameHeadroom.LargeFrame;
+    internal const int DirectFrameThreshold = Buffers.FrameHeadroom.LargeFrame;
 
     /// <summary>
     /// Most the receive after a large frame takes into the queue: room for the small frames and the

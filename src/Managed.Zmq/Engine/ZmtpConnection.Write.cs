@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Engine;
 
@@ -412,7 +413,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>Sends the command frame at the start of <paramref name="batch"/> in its 3.0 form, or drops it if it has none.</summary>
-    private async ValueTask SendDowngradedCommandAsync(Core.FrameQueue outbound, ReadOnlyMemory<byte> batch)
+    private async ValueTask SendDowngradedCommandAsync(Pipes.FrameQueue outbound, ReadOnlyMemory<byte> batch)
     {
         ZmtpFrame.TryReadHeader(batch.Span, out var header);
         int frameLength = header.HeaderLength + (int)header.BodyLength;

@@ -1,8 +1,12 @@
 using System.Net.Sockets;
-using Managed.Zmq.Core;
 using Managed.Zmq.Security;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Engine;
 
@@ -299,8 +303,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         var options = _socket.Options;
         var mechanism = options.Mechanism switch
         {
-            Core.Options.OptionId.MechanismPlain => Wire.ZmtpMechanism.Plain,
-            Core.Options.OptionId.MechanismCurve => Wire.ZmtpMechanism.Curve,
+            Options.OptionId.MechanismPlain => Wire.ZmtpMechanism.Plain,
+            Options.OptionId.MechanismCurve => Wire.ZmtpMechanism.Curve,
             _ => Wire.ZmtpMechanism.Null,
         };
         bool curve = mechanism == Wire.ZmtpMechanism.Curve;

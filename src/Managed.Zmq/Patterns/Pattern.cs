@@ -1,4 +1,9 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 

@@ -1,4 +1,5 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 

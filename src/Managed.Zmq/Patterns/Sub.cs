@@ -1,4 +1,6 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 

@@ -1,7 +1,10 @@
 using System.Buffers;
-using Managed.Zmq.Core;
 using Managed.Zmq.Patterns.Subscriptions;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Patterns;
 

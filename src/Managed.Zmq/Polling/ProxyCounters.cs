@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Polling;
 
 /// <summary>One proxy side's STATISTICS counters; a multipart message counts once, its bytes are summed.</summary>

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
-using Managed.Zmq.Core;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Polling;
 

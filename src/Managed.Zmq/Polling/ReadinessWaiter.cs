@@ -1,3 +1,5 @@
+using Managed.Zmq.Endpoints;
+
 namespace Managed.Zmq.Polling;
 
 /// <summary>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Security;
 

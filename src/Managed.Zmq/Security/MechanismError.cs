@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Security;
 
 /// <summary>How a mechanism failed, in the terms libzmq's monitor reports it.</summary>

@@ -1,4 +1,5 @@
 using System.Text;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Security;
 

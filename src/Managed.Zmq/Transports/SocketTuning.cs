@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using Managed.Zmq.Core.Options;
+using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Transports;
 

@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Wire;
 
 /// <summary>A command frame's body split into name and data (RFC 23 §Formal Grammar: command-body).</summary>

@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Wire;
 
 /// <summary>A decoded frame header: flags and body size (RFC 23 §Framing).</summary>

@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Wire;
 
 /// <summary>The meaningful fields of a peer's 64-octet ZMTP 3.x greeting.</summary>

@@ -1,3 +1,7 @@
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+
 namespace Managed.Zmq.Wire;
 
 /// <summary>The properties of a READY (or INITIATE) metadata block that the handshake acts on.</summary>

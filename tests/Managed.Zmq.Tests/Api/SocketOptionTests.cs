@@ -1,3 +1,5 @@
+using Managed.Zmq.Options;
+
 namespace Managed.Zmq.Tests.Api;
 
 public class SocketOptionTests
@@ -126,7 +128,7 @@ public class SocketOptionTests
             .Select(f => (int)f.GetRawConstantValue()!)
             .ToArray();
         // Options of ours (numbered from 10,000) are not libzmq's, so ZmqConstants, which mirrors zmq.h, has none.
-        foreach (SocketOption option in Enum.GetValues<SocketOption>().Where(o => (int)o < global::Managed.Zmq.Core.Options.OptionId.OwnBase))
+        foreach (SocketOption option in Enum.GetValues<SocketOption>().Where(o => (int)o < global::Managed.Zmq.Options.OptionId.OwnBase))
         {
             Assert.Contains((int)option, constants);
         }

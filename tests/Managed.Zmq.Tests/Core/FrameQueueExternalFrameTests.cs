@@ -1,5 +1,5 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Core;
 

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
-using Managed.Zmq.Core;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Core;
 

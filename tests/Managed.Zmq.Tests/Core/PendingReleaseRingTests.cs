@@ -1,4 +1,5 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq.Tests.Core;
 

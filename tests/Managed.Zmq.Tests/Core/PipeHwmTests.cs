@@ -1,4 +1,7 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Inproc;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Tests.Core;
 

@@ -1,5 +1,5 @@
 using System.Runtime.InteropServices;
-using Managed.Zmq.Core;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq.Tests.Core;
 

@@ -1,6 +1,6 @@
 using System.Text;
-using Managed.Zmq.Core;
 using Managed.Zmq.Tests.Resilience.Support;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Engine;
 

@@ -1,8 +1,8 @@
 using System.Text;
-using Managed.Zmq.Core;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Tests.Wire.Support;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Engine;
 

@@ -1,4 +1,5 @@
 using Managed.Zmq.Internal;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq.Tests.Messages;
 

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq.Tests.Messages;
 
@@ -94,8 +95,8 @@ public sealed unsafe class ZeroCopySendTests
         }
 
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == Count, Deadline), $"{calls} of {Count} callbacks ran");
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.Equal(Count, Volatile.Read(ref calls));
         Assert.False(calledInsideSend);
     }
@@ -179,8 +180,8 @@ public sealed unsafe class ZeroCopySendTests
 
         Assert.True(SpinWait.SpinUntil(() => calls.All(c => Volatile.Read(ref c) >= 1), Deadline), string.Join(",", calls));
         kept.Dispose();
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.All(calls, c => Assert.Equal(1, c));
         GC.KeepAlive(kept);
     }
@@ -272,7 +273,7 @@ public sealed unsafe class ZeroCopySendTests
     {
         // Below CopyCallerMemoryBelow the caller's memory is copied at Send (into the queue, or by each tcp or ipc pipe
         // into a buffer of its own from the large-frame threshold): the library no longer needs it once Send returned.
-        const int Size = Managed.Zmq.Core.FrameHeadroom.CopyCallerMemoryBelow - 1;
+        const int Size = Buffers.FrameHeadroom.CopyCallerMemoryBelow - 1;
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
         using var pull = new Socket(context, SocketType.Pull);
@@ -293,8 +294,8 @@ public sealed unsafe class ZeroCopySendTests
         var buffer = new byte[Size];
         Assert.Equal(Size, pull.Recv(buffer));
         Assert.True(buffer.AsSpan().IndexOfAnyExcept((byte)0x3C) < 0, "the frame was read from the caller's memory after its callback");
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.Equal(1, Volatile.Read(ref calls));
     }
 
@@ -303,7 +304,7 @@ public sealed unsafe class ZeroCopySendTests
     public void SendZeroCopy_AtCopyThreshold_CallbackOnlyOnceTheBytesLeft(string endpoint)
     {
         // From CopyCallerMemoryBelow the frame goes out from the caller's memory: the callback waits for the write.
-        int size = Managed.Zmq.Core.FrameHeadroom.CopyCallerMemoryBelow;
+        int size = Buffers.FrameHeadroom.CopyCallerMemoryBelow;
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
         using var pull = new Socket(context, SocketType.Pull);
@@ -318,8 +319,8 @@ public sealed unsafe class ZeroCopySendTests
         }
 
         // Nothing is connected, so the queued frame still needs the memory whatever runs the deferred callbacks.
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.Equal(0, Volatile.Read(ref calls));
 
         pull.Bind(endpoint);
@@ -327,8 +328,8 @@ public sealed unsafe class ZeroCopySendTests
         Assert.Equal(size, pull.Recv(buffer));
         Assert.True(buffer.AsSpan().IndexOfAnyExcept((byte)0x3C) < 0, "the frame was read from the caller's memory after its callback");
         Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref calls) == 1, Deadline), "the callback did not run after the write");
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.Equal(1, Volatile.Read(ref calls));
     }
 
@@ -345,8 +346,8 @@ public sealed unsafe class ZeroCopySendTests
             Assert.Equal(Size, pair.Push.Send(message));
         }
 
-        Managed.Zmq.Core.PendingReleaseRing.RunAllPending();
-        Managed.Zmq.Core.DeferredReleases.RunPending();
+        Buffers.PendingReleaseRing.RunAllPending();
+        Buffers.DeferredReleases.RunPending();
         Assert.Equal(0, Volatile.Read(ref calls));
 
         var buffer = new byte[Size];

@@ -1,4 +1,5 @@
-using Managed.Zmq.Core.Options;
+
+using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Tests.Options;
 

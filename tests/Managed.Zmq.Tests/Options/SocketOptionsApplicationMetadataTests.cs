@@ -1,6 +1,6 @@
 using System.Text;
-using Managed.Zmq.Core.Options;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Tests.Options;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using Managed.Zmq.Core.Options;
+using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Tests.Options;
 

@@ -1,7 +1,9 @@
 using System.Buffers.Binary;
-using Managed.Zmq.Core;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Inproc;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Tests.Patterns;
 

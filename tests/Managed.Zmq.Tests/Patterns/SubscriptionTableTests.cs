@@ -1,5 +1,9 @@
-using Managed.Zmq.Core;
 using Managed.Zmq.Patterns.Subscriptions;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Tests.Patterns;
 

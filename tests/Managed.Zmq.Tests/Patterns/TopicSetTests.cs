@@ -1,5 +1,8 @@
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Patterns.Subscriptions;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Tests.Patterns;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Managed.Zmq.Inproc;
 
 namespace Managed.Zmq.Tests.Polling;
 

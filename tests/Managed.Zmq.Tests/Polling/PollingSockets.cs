@@ -1,3 +1,5 @@
+using Managed.Zmq.Inproc;
+
 namespace Managed.Zmq.Tests.Polling;
 
 /// <summary>Socket helpers for the polling tests: Linger 0 so a context never waits on a test's leftovers, and unique endpoints.</summary>

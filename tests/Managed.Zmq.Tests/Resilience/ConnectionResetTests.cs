@@ -1,7 +1,7 @@
 using System.Net.Sockets;
-using Managed.Zmq.Core.Options;
 using Managed.Zmq.Tests.Resilience.Support;
 using Managed.Zmq.Transports;
+using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Tests.Resilience;
 

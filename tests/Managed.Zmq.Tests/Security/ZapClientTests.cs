@@ -2,6 +2,7 @@ using System.Text;
 using Managed.Zmq.Security;
 using Managed.Zmq.Wire;
 using static Managed.Zmq.Tests.Security.Support.MechanismHarness;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Tests.Security;
 

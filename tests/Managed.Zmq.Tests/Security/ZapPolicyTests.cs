@@ -1,5 +1,6 @@
 using System.Text;
 using Managed.Zmq.Security;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Tests.Security;
 

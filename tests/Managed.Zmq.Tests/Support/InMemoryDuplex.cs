@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Support;
 

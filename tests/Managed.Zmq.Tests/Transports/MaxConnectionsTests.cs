@@ -6,6 +6,7 @@ using System.Net.Sockets;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Tests.Resilience.Support;
 using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Endpoints;
 
 namespace Managed.Zmq.Tests.Transports;
 

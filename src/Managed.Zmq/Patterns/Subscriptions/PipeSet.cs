@@ -1,4 +1,8 @@
-using Managed.Zmq.Core;
+
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Patterns.Subscriptions;
 

@@ -1,5 +1,8 @@
 using System.Runtime.CompilerServices;
-using Managed.Zmq.Core;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Patterns.Subscriptions;
 

@@ -1,6 +1,9 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Security.Crypto;
 

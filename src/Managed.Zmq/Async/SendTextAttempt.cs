@@ -1,0 +1,51 @@
+using System.Buffers;
+using System.Text;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Sockets;
+
+namespace Managed.Zmq.Async;
+
+/// <summary>SendAsync of text: one UTF-8 frame, encoded on each try so that a pending send holds no buffer.</summary>
+internal readonly struct SendTextAttempt : IAsyncAttempt<int>
+{
+    /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack.</summary>
+    private const int StackLimit = 512;
+
+    /// <summary>The text to send.</summary>
+    private readonly string _text;
+
+    public SendTextAttempt(string text)
+    {
+        _text = text;
+    }
+
+    public bool IsSend => true;
+
+    public bool TryExecute(SocketCore core, out int result)
+    {
+        int maxBytes = Encoding.UTF8.GetMaxByteCount(_text.Length);
+        if (maxBytes <= StackLimit)
+        {
+            Span<byte> buffer = stackalloc byte[StackLimit];
+            result = Encoding.UTF8.GetBytes(_text, buffer);
+            return AsyncSocketCalls.TrySend(core, buffer[..result], more: false);
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(maxBytes);
+        try
+        {
+            result = Encoding.UTF8.GetBytes(_text, rented);
+            return AsyncSocketCalls.TrySend(core, rented.AsSpan(0, result), more: false);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    public void Abandon()
+    {
+    }
+}

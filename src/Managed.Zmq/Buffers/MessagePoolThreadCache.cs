@@ -1,0 +1,79 @@
+namespace Managed.Zmq.Buffers;
+
+/// <summary>
+/// Level 1 of a <see cref="MessagePool"/>: a few buffers per bucket owned by one thread, used without locks.
+/// </summary>
+/// <remarks>
+/// Only the owning thread touches an instance, so plain fields suffice. Once the thread has ended, its pool frees the
+/// buffers (and folds in the counters) when another thread first uses the pool; the finalizer frees whatever is left
+/// once the pool is gone too, otherwise those native buffers would leak.
+/// </remarks>
+internal sealed class MessagePoolThreadCache
+{
+    /// <summary>How many buffers each bucket keeps per thread.</summary>
+    public const int SlotsPerBucket = 8;
+
+    /// <summary>Bucket <c>b</c> uses slots <c>b * SlotsPerBucket</c> up to its count.</summary>
+    private readonly nint[] _slots = new nint[MessagePool.BucketCount * SlotsPerBucket];
+
+    /// <summary>Number of buffers held per bucket.</summary>
+    private readonly int[] _counts = new int[MessagePool.BucketCount];
+
+    /// <summary>The thread that owns this cache; once it has ended, its pool folds the counters in and frees the buffers.</summary>
+    public readonly Thread Owner = Thread.CurrentThread;
+
+    /// <summary>
+    /// Pooled rents and returns made on the owning thread: its pool's share of <see cref="MessagePool.GetStatistics"/>,
+    /// counted with plain stores (only the owner writes them) instead of a locked add on the pool per rent and return.
+    /// </summary>
+    public long Rents;
+
+    /// <inheritdoc cref="Rents"/>
+    public long Returns;
+
+    /// <summary>Frees the buffers still cached when the owning thread has died.</summary>
+    ~MessagePoolThreadCache() => FreeAll();
+
+    /// <summary>Takes a cached buffer of bucket <paramref name="bucket"/>, if any.</summary>
+    public bool TryPop(int bucket, out nint buffer)
+    {
+        int count = _counts[bucket];
+        if (count == 0)
+        {
+            buffer = 0;
+            return false;
+        }
+
+        int slot = bucket * SlotsPerBucket + count - 1;
+        buffer = _slots[slot];
+        _slots[slot] = 0;
+        _counts[bucket] = count - 1;
+        return true;
+    }
+
+    /// <summary>Caches a buffer of bucket <paramref name="bucket"/> unless its slots are full.</summary>
+    public bool TryPush(int bucket, nint buffer)
+    {
+        int count = _counts[bucket];
+        if (count == SlotsPerBucket)
+        {
+            return false;
+        }
+
+        _slots[bucket * SlotsPerBucket + count] = buffer;
+        _counts[bucket] = count + 1;
+        return true;
+    }
+
+    /// <summary>Frees every cached buffer.</summary>
+    public void FreeAll()
+    {
+        for (int bucket = 0; bucket < _counts.Length; bucket++)
+        {
+            while (TryPop(bucket, out nint buffer))
+            {
+                MessagePool.FreeBuffer(buffer);
+            }
+        }
+    }
+}

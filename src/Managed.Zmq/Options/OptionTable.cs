@@ -1,0 +1,200 @@
+namespace Managed.Zmq.Options;
+
+/// <summary>
+/// The socket option table (docs/options.md lists every option and its status): kind, access, range, default and socket-type restriction of every option
+/// number, in one place, so that <see cref="SocketOptions"/> validates every access with the same code.
+/// </summary>
+/// <remarks>
+/// Ranges and defaults are libzmq 4.3's. For byte-valued options Min/Max are lengths in bytes.
+/// Numbers without a row are <see cref="OptionKind.Unsupported"/>: EINVAL both ways.
+/// </remarks>
+internal static class OptionTable
+{
+    // Slots of the byte-valued storage. Text options come first so their decoded copies fit a short array.
+    public const int ZapDomainSlot = 0;
+    public const int PlainUsernameSlot = 1;
+    public const int PlainPasswordSlot = 2;
+    public const int SocksProxySlot = 3;
+    public const int BindToDeviceSlot = 4;
+    public const int SocksUsernameSlot = 5;
+    public const int SocksPasswordSlot = 6;
+    public const int TextSlotCount = 7;
+    public const int RoutingIdSlot = 7;
+    public const int ConnectRoutingIdSlot = 8;
+    public const int XpubWelcomeMessageSlot = 9;
+    public const int CurvePublicKeySlot = 10;
+    public const int CurveSecretKeySlot = 11;
+    public const int CurveServerKeySlot = 12;
+    public const int BlobSlotCount = 13;
+
+    /// <summary>Routing ids and the length-limited strings are capped at what fits a one-octet length on the wire.</summary>
+    private const int MaxShortLength = 255;
+
+    /// <summary>Linux's IFNAMSIZ, which bounds an interface name including its NUL.</summary>
+    private const int MaxDeviceNameLength = 16;
+
+    /// <summary>Heartbeat_Ttl travels in deciseconds in a 16-bit PING field: 65535 × 100 + 99 ms is the largest value that fits.</summary>
+    private const int MaxHeartbeatTtl = 6_553_599;
+
+    /// <summary>
+    /// Max_Connections by default: far above what one socket of an ordinary application accepts, and above the
+    /// descriptor limits most processes run with, so it never bothers normal use; yet it bounds what a flood of
+    /// connections can make one socket hold (each accepted connection keeps buffers and a handshake in flight).
+    /// </summary>
+    public const int DefaultMaxConnections = 100_000;
+
+    private static readonly OptionDescriptor s_unsupported =
+        new(OptionKind.Unsupported, OptionAccess.None, 0, 0, 0, 0, -1, acceptsWiderBuffer: false);
+
+    private static readonly OptionDescriptor[] s_rows = BuildRows();
+
+    private static readonly long[] s_defaults = BuildDefaults();
+
+    /// <summary>The row for <paramref name="option"/>; an <see cref="OptionKind.Unsupported"/> row for any unknown number.</summary>
+    public static ref readonly OptionDescriptor Get(int option)
+    {
+        int index = OptionId.StorageIndex(option);
+        if (index >= 0)
+        {
+            return ref s_rows[index];
+        }
+
+        return ref s_unsupported;
+    }
+
+    /// <summary>A fresh copy of the integer defaults, indexed by <see cref="OptionId.StorageIndex"/>.</summary>
+    public static long[] CreateDefaultScalars() => (long[])s_defaults.Clone();
+
+    private static OptionDescriptor[] BuildRows()
+    {
+        var rows = new OptionDescriptor[OptionId.StorageCount];
+        rows.AsSpan().Fill(s_unsupported);
+
+        const OptionAccess RW = OptionAccess.ReadWrite;
+        const OptionAccess R = OptionAccess.Read;
+        const OptionAccess W = OptionAccess.Write;
+        const int Max = int.MaxValue;
+
+        ushort router = Types(SocketType.Router);
+        ushort publishers = Types(SocketType.XPub, SocketType.Pub);
+
+        rows[OptionId.Affinity] = Int64(long.MinValue, long.MaxValue, 0); // any uint64 bit mask
+        rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, MaxShortLength, RoutingIdSlot);
+        rows[OptionId.Subscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
+        rows[OptionId.Unsubscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
+        rows[OptionId.Rate] = Int32(1, Max, 100);
+        rows[OptionId.RecoveryInterval] = Int32(0, Max, 10_000);
+        rows[OptionId.SendBuffer] = Int32(-1, Max, -1);
+        rows[OptionId.ReceiveBuffer] = Int32(-1, Max, -1);
+        rows[OptionId.ReceiveMore] = Computed(acceptsWiderBuffer: true);
+        rows[OptionId.Fd] = Computed(acceptsWiderBuffer: true);
+        rows[OptionId.Events] = Computed(acceptsWiderBuffer: true);
+        rows[OptionId.Type] = Int32(0, 0, 0, R); // default filled in per socket
+        rows[OptionId.Linger] = Int32(-1, Max, -1);
+        rows[OptionId.ReconnectInterval] = Int32(-1, Max, 100);
+        rows[OptionId.Backlog] = Int32(0, Max, 100);
+        rows[OptionId.ReconnectIntervalMax] = Int32(0, Max, 0);
+        rows[OptionId.MaxMessageSize] = Int64(long.MinValue, long.MaxValue, -1);
+        rows[OptionId.SendHwm] = Int32(0, Max, 1000);
+        rows[OptionId.ReceiveHwm] = Int32(0, Max, 1000);
+        rows[OptionId.MulticastHops] = Int32(1, Max, 1);
+        rows[OptionId.ReceiveTimeout] = Int32(-1, Max, -1);
+        rows[OptionId.SendTimeout] = Int32(-1, Max, -1);
+        rows[OptionId.LastEndpoint] = Computed(acceptsWiderBuffer: false);
+        rows[OptionId.RouterMandatory] = Int32(0, Max, 0, W, router);
+        rows[OptionId.TcpKeepalive] = Int32(-1, 1, -1);
+        rows[OptionId.TcpKeepaliveCount] = Int32(-1, Max, -1);
+        rows[OptionId.TcpKeepaliveIdle] = Int32(-1, Max, -1);
+        rows[OptionId.TcpKeepaliveInterval] = Int32(-1, Max, -1);
+        rows[OptionId.Immediate] = Int32(0, 1, 0);
+        rows[OptionId.XpubVerbose] = Int32(0, Max, 0, W, publishers);
+        rows[OptionId.RouterRaw] = Int32(0, Max, 0, W, router);
+        rows[OptionId.Ipv6] = Int32(0, 1, 0); // default filled in per socket from the context
+        rows[OptionId.Mechanism] = Int32(0, 0, OptionId.MechanismNull, R);
+        rows[OptionId.PlainServer] = Int32(0, 1, 0);
+        rows[OptionId.PlainUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainUsernameSlot);
+        rows[OptionId.PlainPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainPasswordSlot);
+        rows[OptionId.CurveServer] = Int32(0, 1, 0);
+        rows[OptionId.CurvePublicKey] = Blob(OptionKind.CurveKey, RW, 0, 0, CurvePublicKeySlot);
+        rows[OptionId.CurveSecretKey] = Blob(OptionKind.CurveKey, RW, 0, 0, CurveSecretKeySlot);
+        rows[OptionId.CurveServerKey] = Blob(OptionKind.CurveKey, RW, 0, 0, CurveServerKeySlot);
+        rows[OptionId.ProbeRouter] = Int32(0, Max, 0, W, Types(SocketType.Router, SocketType.Dealer, SocketType.Req));
+        rows[OptionId.ReqCorrelate] = Int32(0, Max, 0, W, Types(SocketType.Req));
+        rows[OptionId.ReqRelaxed] = Int32(0, Max, 0, W, Types(SocketType.Req));
+        rows[OptionId.Conflate] = Int32(int.MinValue, Max, 0);
+        rows[OptionId.ZapDomain] = Blob(OptionKind.String, RW, 0, MaxShortLength, ZapDomainSlot);
+        rows[OptionId.RouterHandover] = Int32(0, Max, 0, W, router);
+        rows[OptionId.TypeOfService] = Int32(0, Max, 0);
+        rows[OptionId.ConnectRoutingId] =
+            Blob(OptionKind.Bytes, W, 1, MaxShortLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
+        rows[OptionId.HandshakeInterval] = Int32(0, Max, 30_000);
+        rows[OptionId.SocksProxy] = Blob(OptionKind.String, RW, 0, Max, SocksProxySlot);
+        rows[OptionId.XpubNodrop] = Int32(0, Max, 0, W, publishers);
+        rows[OptionId.XpubManual] = Int32(0, Max, 0, W, publishers);
+        rows[OptionId.XpubWelcomeMessage] = Blob(OptionKind.Bytes, W, 0, Max, XpubWelcomeMessageSlot, publishers);
+        rows[OptionId.StreamNotify] = Int32(0, 1, 1, W, Types(SocketType.Stream));
+        rows[OptionId.InvertMatching] = Int32(int.MinValue, Max, 0);
+        rows[OptionId.HeartbeatInterval] = Int32(0, Max, 0);
+        rows[OptionId.HeartbeatTtl] = Int32(0, MaxHeartbeatTtl, 0);
+        rows[OptionId.HeartbeatTimeout] = Int32(0, Max, -1); // -1 is only the default: "same as the interval"
+        rows[OptionId.XpubVerboser] = Int32(0, Max, 0, W, publishers);
+        rows[OptionId.ConnectTimeout] = Int32(0, Max, 0);
+        rows[OptionId.TcpMaxRetransmitTimeout] = Int32(0, Max, 0);
+        rows[OptionId.ThreadSafe] = Int32(0, 0, 0, R, acceptsWiderBuffer: true); // no thread-safe socket types without drafts
+        rows[OptionId.MulticastMaxTpdu] = Int32(1, Max, 1500);
+        rows[OptionId.UseFd] = Int32(-1, Max, -1);
+        rows[OptionId.BindToDevice] = Blob(OptionKind.String, RW, 0, MaxDeviceNameLength, BindToDeviceSlot);
+        // RFC 1929 §2: username and password each travel with a one-octet length. libzmq 4.3.4 refuses longer ones.
+        rows[OptionId.SocksUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksUsernameSlot);
+        rows[OptionId.SocksPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksPasswordSlot);
+        rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
+
+        // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).
+        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, DefaultMaxConnections);
+
+        // Gssapi_*, Vmci_* and Blocky keep the Unsupported row: this build has no GSSAPI or VMCI,
+        // and Blocky is a context option in libzmq.
+        return rows;
+    }
+
+    private static long[] BuildDefaults()
+    {
+        var defaults = new long[OptionId.StorageCount];
+        for (int option = 0; option < defaults.Length; option++)
+        {
+            defaults[option] = s_rows[option].DefaultValue;
+        }
+
+        return defaults;
+    }
+
+    private static OptionDescriptor Int32(
+        int min, int max, int defaultValue, OptionAccess access = OptionAccess.ReadWrite,
+        ushort socketTypes = OptionDescriptor.AnySocketType, bool acceptsWiderBuffer = false) =>
+        new(OptionKind.Int32, access, min, max, defaultValue, socketTypes, -1, acceptsWiderBuffer);
+
+    private static OptionDescriptor Int64(long min, long max, long defaultValue) =>
+        new(OptionKind.Int64, OptionAccess.ReadWrite, min, max, defaultValue, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
+
+    private static OptionDescriptor Blob(
+        OptionKind kind, OptionAccess access, int minLength, int maxLength, int slot,
+        ushort socketTypes = OptionDescriptor.AnySocketType) =>
+        new(kind, access, minLength, maxLength, 0, socketTypes, slot, acceptsWiderBuffer: false);
+
+    private static OptionDescriptor Computed(bool acceptsWiderBuffer) =>
+        new(OptionKind.Computed, OptionAccess.Read, 0, 0, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer);
+
+    private static OptionDescriptor Action(ushort socketTypes) =>
+        new(OptionKind.Action, OptionAccess.Write, 0, int.MaxValue, 0, socketTypes, -1, acceptsWiderBuffer: false);
+
+    private static ushort Types(params ReadOnlySpan<SocketType> socketTypes)
+    {
+        int mask = 0;
+        foreach (SocketType socketType in socketTypes)
+        {
+            mask |= 1 << (int)socketType;
+        }
+
+        return (ushort)mask;
+    }
+}

@@ -1,0 +1,32 @@
+using Managed.Zmq.Sockets;
+
+namespace Managed.Zmq.Pipes;
+
+/// <summary>What a pipe may ask of the connection engine serving it. Callable from any thread.</summary>
+internal interface IPipeEngine
+{
+    /// <summary>New outbound data was committed while the write loop was parked.</summary>
+    void WakeWriter();
+
+    /// <summary>
+    /// Socket thread, holding the parked write loop's turn (<see cref="Pipe"/>'s direct state):
+    /// writes the queued messages to the OS socket itself. True when the queue was sent whole;
+    /// false leaves what is left (with a note of any bytes already sent) to the write loop.
+    /// </summary>
+    bool TryWriteDirect(Pipe pipe);
+
+    /// <summary>The consumer made room below the low-water mark while the read loop was paused.</summary>
+    void WakeReader();
+
+    /// <summary>Closes the connection now (Disconnect, Unbind, LINGER expired).</summary>
+    void Close();
+
+    /// <summary>
+    /// What Socket.GetPeers shows of this connection. The engine refers to it, not the other way: a pipe made by
+    /// Connect keeps its last <see cref="PeerConnection"/>, and must not keep the ended connection alive with it.
+    /// </summary>
+    PeerConnection? Connection { get; }
+
+    /// <summary>Ends the connection as if the network had failed (Socket.DisconnectPeer): a connecter reconnects.</summary>
+    void Drop();
+}

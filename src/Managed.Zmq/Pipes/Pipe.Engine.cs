@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Pipes;
+
+/// <summary>The engine's side of a pipe (I/O thread): the writer turn and the reader pause.</summary>
+internal sealed partial class Pipe
+{
+    // ------------------------------------------------------------ engine side (I/O thread)
+
+    public IPipeEngine? Engine => Volatile.Read(ref _engine);
+
+    public void SetEngine(IPipeEngine? engine) => Volatile.Write(ref _engine, engine);
+
+    /// <summary>Engine: the write loop is about to park; returns false if data arrived meanwhile.</summary>
+    public bool TryParkWriter()
+    {
+        Volatile.Write(ref _writerState, WriterParked);
+        Interlocked.MemoryBarrier();
+        if (Outbound.HasData)
+        {
+            // Take the turn back, unless the socket thread took it first: then it wakes us when done.
+            return Interlocked.CompareExchange(ref _writerState, WriterRunning, WriterParked) != WriterParked;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Engine, woken after <see cref="TryParkWriter"/>: takes the write side back, first waiting out a
+    /// direct write in progress on the socket thread (one non-blocking system call).
+    /// </summary>
+    public void ClaimWriter()
+    {
+        var spinner = default(SpinWait);
+        while (Interlocked.CompareExchange(ref _writerState, WriterRunning, WriterParked) == WriterDirect)
+        {
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>True while the engine's read loop is paused at RCVHWM (diagnostics and tests).</summary>
+    public bool IsReaderPaused => Volatile.Read(ref _readerPaused) != 0;
+
+    /// <summary>Engine: the read loop is about to pause at the HWM; returns false if room was made meanwhile.</summary>
+    public bool TryPauseReader()
+    {
+        Volatile.Write(ref _readerPaused, 1);
+        Interlocked.MemoryBarrier();
+        if (Inbound.QueuedMessages <= ReceiveHwm / LowWaterDivisor)
+        {
+            return Interlocked.Exchange(ref _readerPaused, 0) == 0;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Called after a commit (a full fence): when the engine's write loop is parked, either writes the
+    /// queue to the OS socket from this thread (a reply: the socket's last operation was a receive, see <see cref="Sockets.SocketCore.ReplyDue"/>)
+    /// or wakes the write loop.
+    /// </summary>
+    public void WakeWriter()
+    {
+        if (Volatile.Read(ref _writerState) != WriterParked)
+        {
+            return;
+        }
+
+        // A send that follows a receive (no reply due on this socket) is a reply, or the next request:
+        // writing it here saves the I/O thread's wake-up on the round trip. A stream of sends would
+        // pay a system call per message instead of one per batch, so it wakes the write loop.
+        if (!_socket.ReplyDue
+            && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
+        {
+            var engine = Volatile.Read(ref _engine);
+            bool written = false;
+            try
+            {
+                written = engine is not null && engine.TryWriteDirect(this) && !Outbound.HasData;
+            }
+            finally
+            {
+                if (written)
+                {
+                    Volatile.Write(ref _writerState, WriterParked);
+                }
+                else
+                {
+                    // Whatever happened, the write loop gets its turn back (it may be spinning in ClaimWriter).
+                    Volatile.Write(ref _writerState, WriterRunning);
+                    engine?.WakeWriter();
+                }
+            }
+
+            return;
+        }
+
+        if (Interlocked.Exchange(ref _writerState, WriterRunning) == WriterParked)
+        {
+            _engine?.WakeWriter();
+        }
+    }
+}

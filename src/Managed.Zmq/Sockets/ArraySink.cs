@@ -1,0 +1,21 @@
+using Managed.Zmq.Patterns;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Security.Zap;
+
+namespace Managed.Zmq.Sockets;
+
+/// <summary>Copies a frame into a new array (RecvBytes, the async receive).</summary>
+internal struct ArraySink : IFrameSink
+{
+    public byte[] Data { get; private set; }
+
+    public bool More { get; private set; }
+
+    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    {
+        Data = frame.ToArray();
+        More = more;
+    }
+}

@@ -1,0 +1,47 @@
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Pipes;
+
+namespace Managed.Zmq.Sockets;
+
+/// <summary>
+/// Builds a <see cref="PeerInfo"/> from a pipe without stopping its traffic: every counter it reads is a
+/// plain field written by one thread (see <see cref="Pipes.FrameQueue"/> and <see cref="Inproc.InprocChannel"/>), read
+/// here racily, so the figures are approximate while messages flow. Socket (user) thread.
+/// </summary>
+internal static class PeerSnapshot
+{
+    /// <summary>The pipe's peer now, or null when no connection serves the pipe (a connect waiting to reconnect).</summary>
+    public static PeerInfo? Take(Pipe pipe, bool routingIds)
+    {
+        if (pipe.IsTerminated || pipe.PeerGone || pipe.Connection is not { Dropped: false } connection)
+        {
+            return null;
+        }
+
+        if (pipe.InprocOutbound is not null ? pipe.Peer is null
+            : pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
+        {
+            return null;
+        }
+
+        // The pipe's totals since it was made, less what earlier connections of a reconnecting pipe
+        // carried (an inproc connection's starting counts are all 0).
+        var totals = default(PipeTotals);
+        totals.Add(pipe, depths: true);
+        return new PeerInfo(pipe, connection)
+        {
+            RoutingId = routingIds ? pipe.RoutingId : [],
+            MessagesReceived = Math.Max(0, totals.MessagesReceived - connection.MessagesReceivedBefore),
+            BytesReceived = Math.Max(0, totals.BytesReceived - connection.BytesReceivedBefore),
+            MessagesSent = Math.Max(0, totals.MessagesSent - connection.MessagesSentBefore),
+            BytesSent = Math.Max(0, totals.BytesSent - connection.BytesSentBefore),
+            InboundQueuedMessages = totals.InboundMessages,
+            InboundQueuedBytes = totals.InboundBytes,
+            OutboundQueuedMessages = totals.OutboundMessages,
+            OutboundQueuedBytes = totals.OutboundBytes,
+            MessagesDropped = Math.Max(0, totals.MessagesDropped - connection.MessagesDroppedBefore),
+            SendHwm = pipe.SendHwm,
+            ReceiveHwm = pipe.ReceiveHwm,
+        };
+    }
+}

@@ -1,0 +1,473 @@
+using System.Collections.Concurrent;
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Engine;
+using Managed.Zmq.Patterns;
+using Managed.Zmq.Transports;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Endpoints;
+using Managed.Zmq.Inproc;
+using Managed.Zmq.Options;
+using Managed.Zmq.Pipes;
+
+namespace Managed.Zmq.Sockets;
+
+/// <summary>
+/// A socket's state behind the public <see cref="Socket"/>: options, pattern, pipes, endpoints and
+/// the signal blocked calls wait on. Pattern state is touched on the user's thread only; I/O threads
+/// talk to it through <see cref="Enqueue"/>, drained at the start of every socket call.
+/// </summary>
+internal sealed partial class SocketCore
+{
+    private readonly ConcurrentQueue<(Pipe Pipe, PipeEventKind Kind)> _events = new();
+    private readonly Dictionary<Pipe, bool> _patternPipes = [];
+    private readonly List<IEndpointHandle> _endpoints = [];
+    private readonly HashSet<ZmtpConnection> _connections = [];
+
+    /// <summary>Pipes whose peer is gone (inproc close, lost accepted connection): they leave once their queued messages are read.</summary>
+    private readonly List<Pipe> _draining = [];
+    private int _pendingEvents;
+    private volatile bool _terminated;
+    private volatile bool _closed;
+
+    public SocketCore(Context context, SocketType socketType)
+    {
+        Context = context;
+        SocketType = socketType;
+        Options = new SocketOptions(socketType, context.Ipv6Default);
+        Pattern = PatternFactory.Create(this, socketType);
+        IsRaw = socketType == SocketType.Stream;
+        Meters = new SocketMeters(socketType);
+        Monitor = new SocketMonitor(Meters.TypeName);
+        ZmqMetrics.Register(Meters);
+    }
+
+    /// <summary>What the metrics read of this socket (<see cref="ZmqMetrics"/>).</summary>
+    public SocketMeters Meters { get; }
+
+    public Context Context { get; }
+
+    public SocketType SocketType { get; }
+
+    public SocketOptions Options { get; }
+
+    public Pattern Pattern { get; private set; }
+
+    /// <summary>
+    /// True when connections carry raw bytes, not ZMTP: STREAM, and ROUTER with Router_Raw (libzmq's deprecated
+    /// raw ROUTER behaves as STREAM: [id, ""] on connect, [id, bytes] for what arrives, an empty send closes).
+    /// </summary>
+    public bool IsRaw { get; private set; }
+
+    /// <summary>
+    /// Router_Raw was just set: a non-zero value turns this ROUTER into a raw one for the connections made from now
+    /// on, as in libzmq. Returns EINVAL when peers are already attached (they speak ZMTP and cannot change), or
+    /// when it would be turned off again.
+    /// </summary>
+    public int ApplyRouterRaw()
+    {
+        bool raw = Options.RouterRaw;
+        if (raw == IsRaw)
+        {
+            return 0;
+        }
+
+        if (!raw || _patternPipes.Count > 0)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        Pattern = new Patterns.RawStream(this);
+        IsRaw = true;
+        return 0;
+    }
+
+    public SocketSignal Signal { get; } = new();
+
+    public SocketMonitor Monitor { get; }
+
+    /// <summary>Accepted connections open now, across all listeners, against Max_Connections.</summary>
+    public AcceptQuota AcceptQuota { get; } = new();
+
+    /// <summary>
+    /// During Send(Message) of a large or zero-copy message: its bytes, which pipes queue by
+    /// reference instead of copying (<see cref="Pipe.WriteFrame"/> recognises the span). User thread.
+    /// </summary>
+    public OutboundPayload? PendingPayload { get; set; }
+
+    /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
+    public bool ReceiveMore { get; set; }
+
+    /// <summary>The connection metadata of the frame last peeked from a pipe (see <see cref="Pipe.TryPeekFrame"/>). User thread only.</summary>
+    public Security.PeerMetadata? PeekedMetadata { get; set; }
+
+    /// <summary>The pipe whose last peeked frame is a large one with a buffer of its own (user thread only).</summary>
+    public Pipe? ExternalFramePipe { get; set; }
+
+    /// <summary>
+    /// For a receive into a Message: the buffer of the large frame being delivered, if <paramref name="frame"/>
+    /// is one the Message can own (see <see cref="Pipe.TakePeekedPayload"/>); otherwise null and the frame is copied.
+    /// </summary>
+    public OutboundPayload? TakeReceivedPayload(ReadOnlySpan<byte> frame, int bucket)
+    {
+        var pipe = ExternalFramePipe;
+        ExternalFramePipe = null;
+        return pipe?.TakePeekedPayload(frame, bucket);
+    }
+
+    public string LastEndpoint { get; set; } = string.Empty;
+
+    /// <summary>Context shut down: blocking calls fail with ETERM.</summary>
+    public bool IsTerminated => _terminated;
+
+    public bool IsClosed => _closed;
+
+    public Pipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false) =>
+        new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint, EndsWithConnection = endsWithConnection };
+
+    // ------------------------------------------------------------ events from I/O threads
+
+    /// <summary>I/O thread: a handshake completed over <paramref name="pipe"/>.</summary>
+    public void OnPipeConnected(Pipe pipe, ZmtpConnection connection)
+    {
+        if (!pipe.FromConnect)
+        {
+            Enqueue(pipe, PipeEventKind.Attached);
+        }
+
+        Enqueue(pipe, PipeEventKind.Connected);
+        if (_closed && !pipe.FromConnect)
+        {
+            // The socket closed while this handshake ran: nothing will ever read or write here.
+            // (A connect pipe is different: its connecter is lingering to deliver what is queued.)
+            ((IPipeEngine)connection).Close();
+        }
+    }
+
+    /// <summary>I/O thread: the connection under <paramref name="pipe"/> ended.</summary>
+    public void OnPipeDisconnected(Pipe pipe, ZmtpConnection connection, DisconnectReason reason)
+    {
+        if (!pipe.FromConnect)
+        {
+            // What already arrived stays readable, as libzmq reads a pipe up to its end: the pipe
+            // leaves once drained (the same path as an inproc peer that closed).
+            Enqueue(pipe, PipeEventKind.PeerClosed);
+            return;
+        }
+
+        Enqueue(pipe, PipeEventKind.Disconnected);
+        if (pipe.EndsWithConnection)
+        {
+            // Immediate: the pipe leaves with its connection, as an accepted one does (what arrived
+            // stays readable); its connecter serves the next connection with a new pipe.
+            Enqueue(pipe, PipeEventKind.PeerClosed);
+        }
+    }
+
+    public void Enqueue(Pipe pipe, PipeEventKind kind)
+    {
+        _events.Enqueue((pipe, kind));
+        Interlocked.Increment(ref _pendingEvents);
+        Signal.Notify();
+    }
+
+    /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
+    public void ProcessEvents()
+    {
+        if (_draining.Count > 0)
+        {
+            DetachDrained();
+        }
+
+        if (Volatile.Read(ref _pendingEvents) == 0)
+        {
+            return;
+        }
+
+        while (_events.TryDequeue(out var item))
+        {
+            Interlocked.Decrement(ref _pendingEvents);
+            Apply(item.Pipe, item.Kind);
+        }
+    }
+
+    private void Apply(Pipe pipe, PipeEventKind kind)
+    {
+        switch (kind)
+        {
+            case PipeEventKind.Attached:
+                AttachToPattern(pipe);
+                break;
+            case PipeEventKind.Connected:
+                if (pipe.IsTerminated)
+                {
+                    break;
+                }
+
+                pipe.HasBeenConnected = true;
+                AttachToPattern(pipe);
+                Pattern.Connected(pipe);
+                break;
+            case PipeEventKind.Disconnected:
+                if (_patternPipes.ContainsKey(pipe))
+                {
+                    Pattern.Disconnected(pipe);
+                }
+
+                break;
+            case PipeEventKind.Detached:
+                DetachFromPattern(pipe);
+                break;
+            case PipeEventKind.PeerClosed:
+                pipe.PeerGone = true;
+                if (pipe.InboundHasData)
+                {
+                    _draining.Add(pipe);
+                }
+                else
+                {
+                    DetachFromPattern(pipe);
+                }
+
+                break;
+        }
+    }
+
+    private void DetachDrained()
+    {
+        for (int i = _draining.Count - 1; i >= 0; i--)
+        {
+            var pipe = _draining[i];
+            if (!pipe.InboundHasData || pipe.IsTerminated)
+            {
+                _draining.RemoveAt(i);
+                DetachFromPattern(pipe);
+            }
+        }
+    }
+
+    /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
+    public void DropInprocPipe(Pipe pipe)
+    {
+        AbandonIfUnread(pipe);
+        DetachFromPattern(pipe);
+        if (pipe.Peer is { } peer)
+        {
+            peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+        }
+    }
+
+    /// <summary>Connects to an inproc name (before or after its bind); returns the new pipe. User thread.</summary>
+    public Pipe ConnectInproc(string name)
+    {
+        ProcessEvents();
+        // Both channels exist from the connect on, so messages queue before the bind; the binder's pipe takes them crossed over.
+        var pipe = new Pipe(this, Options.SendHwm, Options.ReceiveHwm, fromConnect: true, new InprocChannel(), new InprocChannel())
+        {
+            InprocName = name,
+            Endpoint = "inproc://" + name,
+        };
+        if (Options.TakeConnectRoutingId() is { } routingId)
+        {
+            pipe.RoutingId = routingId;
+        }
+
+        // libzmq 4.x: an inproc connect before the bind is allowed; the pipe exists and queues meanwhile.
+        AttachToPattern(pipe);
+        Context.Inproc.Connect(name, this, pipe);
+        return pipe;
+    }
+
+    /// <summary>All pipes currently known to the pattern (user thread).</summary>
+    public IEnumerable<Pipe> PatternPipes => _patternPipes.Keys;
+
+    public void AttachToPattern(Pipe pipe)
+    {
+        if (pipe.IsTerminated || !_patternPipes.TryAdd(pipe, true))
+        {
+            return;
+        }
+
+        Meters.Track(pipe);
+        if (Options.ProbeRouter && SocketType is SocketType.Router or SocketType.Dealer or SocketType.Req)
+        {
+            // Probe_Router: an empty message goes to every new peer first, so a ROUTER learns our id at once.
+            pipe.WriteFrame(default, more: false);
+        }
+
+        Pattern.Attach(pipe);
+    }
+
+    public void DetachFromPattern(Pipe pipe)
+    {
+        pipe.IsTerminated = true;
+        if (_patternPipes.Remove(pipe))
+        {
+            Pattern.Detach(pipe);
+        }
+
+        Meters.Retire(pipe);
+
+        pipe.DiscardInbound();
+    }
+
+    // ------------------------------------------------------------ lifetime
+
+    /// <summary>Context shutdown: fail blocked and future blocking calls with ETERM.</summary>
+    public void Terminate()
+    {
+        _terminated = true;
+        Interlocked.MemoryBarrier();
+        Signal.Notify();
+    }
+
+    /// <summary>
+    /// Socket.Dispose: stop listening, drop inbound messages, and let every connection finish
+    /// sending within LINGER (libzmq semantics: -1 waits, 0 discards, N waits at most N ms).
+    /// </summary>
+    public void Close()
+    {
+        if (_closed)
+        {
+            return;
+        }
+
+        _closed = true;
+        Interlocked.MemoryBarrier();
+        Signal.Notify();
+        ProcessEvents();
+
+        int linger = Context.EffectiveLinger(Options.Linger);
+        List<IEndpointHandle> endpoints;
+        lock (_endpoints)
+        {
+            endpoints = [.. _endpoints];
+            _endpoints.Clear();
+        }
+
+        // What lingers is tracked so that Context.Terminate(deadline) may cut it short.
+        foreach (var endpoint in endpoints)
+        {
+            endpoint.Stop(linger);
+            if (linger != 0 && !endpoint.IsBound)
+            {
+                Context.TrackLingering(endpoint);
+            }
+        }
+
+        ZmtpConnection[] connections;
+        lock (_connections)
+        {
+            connections = [.. _connections];
+        }
+
+        foreach (var connection in connections)
+        {
+            // Nothing can be queued for a connection still in its handshake: it just goes.
+            bool handshakeComplete = connection.HandshakeComplete;
+            Lingerer.CloseConnection(connection, handshakeComplete ? linger : 0);
+            if (linger != 0 && handshakeComplete)
+            {
+                Context.TrackLingering(connection);
+            }
+        }
+
+        Context.Inproc.RemoveAll(this, keepQueued: linger != 0);
+        Monitor.Stop();
+        foreach (var pipe in _patternPipes.Keys.ToArray())
+        {
+            if (pipe.Peer is { } peer)
+            {
+                // inproc: what we queued stays readable by the peer (the queue is shared), as LINGER would deliver it.
+                peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
+            }
+
+            pipe.DiscardInbound();
+            AbandonIfUnread(pipe);
+        }
+
+        ZmqMetrics.Unregister(Meters);
+    }
+
+    /// <summary>
+    /// An inproc connect that never linked and no longer waits (Disconnect, or Close without a
+    /// lingering queue): releases what it queued, large payloads included, since nobody will read it.
+    /// </summary>
+    private void AbandonIfUnread(Pipe pipe)
+    {
+        if (pipe.InprocOutbound is { } channel && pipe.FromConnect && Context.Inproc.IsUnlinkedAndForgotten(pipe))
+        {
+            channel.Abandon();
+        }
+    }
+
+    // ------------------------------------------------------------ endpoints
+
+    public void AddEndpoint(IEndpointHandle endpoint)
+    {
+        lock (_endpoints)
+        {
+            _endpoints.Add(endpoint);
+        }
+    }
+
+    /// <summary>Removes and returns the endpoint named exactly <paramref name="address"/> (or its resolved form).</summary>
+    public IEndpointHandle? RemoveEndpoint(string address, bool bound)
+    {
+        lock (_endpoints)
+        {
+            for (int i = _endpoints.Count - 1; i >= 0; i--)
+            {
+                var endpoint = _endpoints[i];
+                if (endpoint.IsBound == bound && (endpoint.Address == address || endpoint.ResolvedAddress == address))
+                {
+                    _endpoints.RemoveAt(i);
+                    return endpoint;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>An accepted connection starts: close and Unbind must reach it, even mid-handshake.</summary>
+    /// <returns>false when the socket is already closed (the caller drops the connection).</returns>
+    public bool TrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            _connections.Add(connection);
+            return true;
+        }
+    }
+
+    public void UntrackConnection(ZmtpConnection connection)
+    {
+        lock (_connections)
+        {
+            _connections.Remove(connection);
+        }
+    }
+
+    /// <summary>Connections accepted through <paramref name="listener"/> (Unbind closes them).</summary>
+    public void CloseConnectionsFrom(object listener)
+    {
+        ZmtpConnection[] connections;
+        lock (_connections)
+        {
+            connections = [.. _connections];
+        }
+
+        foreach (var connection in connections)
+        {
+            if (connection.Origin == listener)
+            {
+                ((IPipeEngine)connection).Close();
+            }
+        }
+    }
+}
