@@ -78,7 +78,11 @@ public sealed class Context : IDisposable
     /// because an error on an I/O thread is not always tied to one context. A handler must be quick and must not
     /// call back into sockets; an exception thrown by a handler is swallowed.
     /// </remarks>
-    public static event EventHandler<Exception>? InternalError;
+    public static event EventHandler<Exception>? InternalError
+    {
+        add => Diagnostics.InternalErrors.Handlers += value;
+        remove => Diagnostics.InternalErrors.Handlers -= value;
+    }
 
     /// <summary>The libzmq release whose semantics this library follows: (4, 3, 5).</summary>
     public static (int Major, int Minor, int Patch) Version => (4, 3, 5);
@@ -252,29 +256,13 @@ public sealed class Context : IDisposable
 
     // ------------------------------------------------------------ internal
 
-    /// <summary>Passes an internal error to the <see cref="InternalError"/> handlers; a throwing handler is ignored.</summary>
-    internal static void RaiseInternalError(Exception exception)
-    {
-        if (InternalError is not { } handlers)
-        {
-            return;
-        }
-
-        foreach (EventHandler<Exception> handler in handlers.GetInvocationList().Cast<EventHandler<Exception>>())
-        {
-            try
-            {
-                handler(null, exception);
-            }
-            catch (Exception)
-            {
-                // A handler's bug must not end the I/O thread that reports ours.
-            }
-        }
-    }
-
     /// <summary>The inproc endpoint names of this context.</summary>
     internal Inproc.InprocRegistry Inproc { get; } = new();
+
+    /// <summary>Where this context's connections send their ZAP requests (RFC 27).</summary>
+    internal Security.Zap.IZapEndpoint Zap => _zap ??= new Sockets.ZapDealer(this);
+
+    private Security.Zap.IZapEndpoint? _zap;
 
     internal bool Ipv6Default => Volatile.Read(ref _ipv6) != 0;
 

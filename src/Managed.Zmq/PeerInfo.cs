@@ -1,5 +1,4 @@
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 
@@ -19,7 +18,7 @@ namespace Managed.Zmq;
 /// </remarks>
 public sealed class PeerInfo
 {
-    internal PeerInfo(Pipes.Pipe pipe, Sockets.PeerConnection connection)
+    internal PeerInfo(Pipes.Pipe pipe, PeerConnection connection)
     {
         Pipe = pipe;
         Connection = connection;
@@ -27,7 +26,7 @@ public sealed class PeerInfo
 
     internal Pipes.Pipe Pipe { get; }
 
-    internal Sockets.PeerConnection Connection { get; }
+    internal PeerConnection Connection { get; }
 
     /// <summary>Our end of the connection: <c>tcp://address:port</c>, <c>ipc://path</c> or <c>inproc://name</c> (empty when the OS names none, e.g. a connecting ipc socket).</summary>
     public string LocalEndpoint => Connection.LocalEndpoint;

@@ -6,7 +6,8 @@ namespace Managed.Zmq.Diagnostics;
 /// Where an unexpected exception on an I/O thread ends up. It is never rethrown: the affected
 /// connection is torn down by its own loop and the process carries on. It is made visible in every
 /// build: counted, written to the "Managed.Zmq" <see cref="ZmqEventSource"/> as an Error event, and
-/// passed to <see cref="Context.InternalError"/> handlers.
+/// passed to the handlers of the public <c>Context.InternalError</c> event, which are kept here so
+/// that this low layer calls nothing above it.
 /// </summary>
 internal static class InternalErrors
 {
@@ -14,6 +15,9 @@ internal static class InternalErrors
 
     /// <summary>How many unexpected exceptions were caught on I/O threads (tests assert 0).</summary>
     public static long Count => Interlocked.Read(ref s_count);
+
+    /// <summary>The handlers of <c>Context.InternalError</c>.</summary>
+    public static event EventHandler<Exception>? Handlers;
 
     public static void Report(Exception exception)
     {
@@ -24,6 +28,21 @@ internal static class InternalErrors
             ZmqEventSource.Log.InternalError(exception.GetType().FullName ?? exception.GetType().Name, exception.Message, exception.ToString());
         }
 
-        Context.RaiseInternalError(exception);
+        if (Handlers is not { } handlers)
+        {
+            return;
+        }
+
+        foreach (EventHandler<Exception> handler in handlers.GetInvocationList().Cast<EventHandler<Exception>>())
+        {
+            try
+            {
+                handler(null, exception);
+            }
+            catch (Exception)
+            {
+                // A handler's bug must not end the I/O thread that reports ours.
+            }
+        }
     }
 }

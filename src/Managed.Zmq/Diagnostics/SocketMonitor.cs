@@ -1,7 +1,5 @@
 using System.Buffers.Binary;
 using System.Text;
-using Managed.Zmq.Engine;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Diagnostics;
 
@@ -33,11 +31,11 @@ internal sealed class SocketMonitor
     public const int HandshakeFailedAuth = 0x4000;
 
     private readonly object _lock = new();
-    private SocketCore? _pair;
+    private IMonitorPeer? _pair;
     private int _mask;
 
     /// <summary>Starts publishing on <paramref name="pair"/> (already bound), replacing any previous monitor.</summary>
-    public void Start(SocketCore pair, int mask)
+    public void Start(IMonitorPeer pair, int mask)
     {
         Stop();
         lock (_lock)
@@ -50,7 +48,7 @@ internal sealed class SocketMonitor
     /// <summary>Stops: MONITOR_STOPPED goes out last if it was asked for, then the PAIR closes.</summary>
     public void Stop()
     {
-        SocketCore? pair;
+        IMonitorPeer? pair;
         lock (_lock)
         {
             pair = _pair;
@@ -103,45 +101,15 @@ internal sealed class SocketMonitor
         Span<byte> header = stackalloc byte[6];
         BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)@event);
         BinaryPrimitives.WriteInt32LittleEndian(header[2..], value);
-        if (pair.Send(header, more: true, dontWait: true) == Patterns.SendStatus.Sent)
+        if (pair.TrySend(header, more: true))
         {
-            pair.Send(Encoding.UTF8.GetBytes(endpoint), more: false, dontWait: true);
+            pair.TrySend(Encoding.UTF8.GetBytes(endpoint), more: false);
         }
     }
 
     // ------------------------------------------------------------ the events, named as libzmq raises them
 
     public void ReportHandshakeSucceeded(string endpoint) => Emit(HandshakeSucceeded, 0, endpoint);
-
-    public void ReportHandshakeFailed(string endpoint, HandshakeResult result, DisconnectReason reason)
-    {
-        if (result.Silent)
-        {
-            // An old peer refused or broken after its greeting: libzmq reports DISCONNECTED alone (docs/libzmq-behaviour.md L25).
-            return;
-        }
-
-        if (result.MechanismError is { } error)
-        {
-            // The mechanism knows what libzmq reports (and when it reports nothing).
-            if (!error.IsSilent)
-            {
-                Emit(error.Event, error.Value, endpoint);
-            }
-
-            return;
-        }
-
-        switch (result.Outcome)
-        {
-            case HandshakeOutcome.ProtocolError or HandshakeOutcome.IncompatibleSocketType or HandshakeOutcome.UnsupportedVersion:
-                Emit(HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED, endpoint);
-                break;
-            default:
-                Emit(HandshakeFailedNoDetail, reason == DisconnectReason.Timeout ? ZmqConstants.ETIMEDOUT : ZmqConstants.ECONNRESET, endpoint);
-                break;
-        }
-    }
 
     /// <summary>Every connection teardown raises exactly this one event (DISCONNECTED, value = the OS handle).</summary>
     public void ReportConnectionClosed(string endpoint, int handle)

@@ -16,7 +16,7 @@ namespace Managed.Zmq.Endpoints;
 /// </summary>
 internal sealed class Connecter : IEndpointHandle, IReadinessHandler
 {
-    private readonly SocketCore _socket;
+    private readonly IEndpointHost _socket;
     private readonly TransportAddress _address;
     private readonly IoThread _ioThread;
 
@@ -41,13 +41,13 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     /// <summary>The routing id given at Connect (Connect_Routing_Id), for every pipe of this endpoint; empty when none.</summary>
     private readonly byte[] _connectRoutingId;
 
-    public Connecter(SocketCore socket, TransportAddress address, Pipe pipe)
+    public Connecter(IEndpointHost socket, TransportAddress address, Pipe pipe)
     {
         _socket = socket;
         _address = address;
         _pipe = pipe;
         _connectRoutingId = pipe.RoutingId;
-        _ioThread = socket.Context.NextIoThread(socket.Options.Affinity);
+        _ioThread = socket.NextIoThread();
     }
 
     /// <summary>
@@ -102,7 +102,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
 
     public void Start()
     {
-        _socket.Context.BeginWork();
+        _socket.BeginWork();
         _ioThread.Schedule(static s => _ = ((Connecter)s!).RunAsync(), this);
     }
 
@@ -170,7 +170,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         {
             // The connecter is done with its pipe: large payloads still queued are released.
             Pipe.ReleasePayloads();
-            _socket.Context.EndWork();
+            _socket.EndWork();
         }
     }
 

@@ -13,7 +13,7 @@ namespace Managed.Zmq.Endpoints;
 /// </summary>
 internal sealed class Listener : IEndpointHandle, IReadinessHandler
 {
-    private readonly SocketCore _socket;
+    private readonly IEndpointHost _socket;
     private readonly TransportAddress _address;
     private readonly System.Net.Sockets.Socket _listenSocket;
     private readonly IoThread _ioThread;
@@ -50,7 +50,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     /// </summary>
     private bool _capEpisode;
 
-    private Listener(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
+    private Listener(IEndpointHost socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, IoThread ioThread, string resolved)
     {
         _socket = socket;
         _address = address;
@@ -69,7 +69,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     public int Handle => (int)_listenSocket.Handle;
 
     /// <summary>Binds and listens synchronously (Bind reports EADDRINUSE at once); returns 0 or an errno.</summary>
-    public static int TryStart(SocketCore socket, TransportAddress address, out Listener? listener)
+    public static int TryStart(IEndpointHost socket, TransportAddress address, out Listener? listener)
     {
         listener = null;
         var options = socket.Options;
@@ -144,9 +144,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     }
 
     /// <summary>Makes the listener of a bound, listening socket and starts accepting on its I/O thread.</summary>
-    private static Listener Launch(SocketCore socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, string resolved, bool callerSocket)
+    private static Listener Launch(IEndpointHost socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, string resolved, bool callerSocket)
     {
-        var listener = new Listener(socket, address, listenSocket, socket.Context.NextIoThread(socket.Options.Affinity), resolved) { _callerSocket = callerSocket };
+        var listener = new Listener(socket, address, listenSocket, socket.NextIoThread(), resolved) { _callerSocket = callerSocket };
         listenSocket.Blocking = false;
         listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
         return listener;
@@ -157,7 +157,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
     /// instead of creating one, for socket activation). The caller keeps the descriptor: we never close it.
     /// Last_Endpoint is what the socket is bound to, as libzmq reads it back.
     /// </summary>
-    private static int TryStartOnCallerSocket(SocketCore socket, TransportAddress address, int fd, out Listener? listener)
+    private static int TryStartOnCallerSocket(IEndpointHost socket, TransportAddress address, int fd, out Listener? listener)
     {
         listener = null;
         System.Net.Sockets.Socket listenSocket;
@@ -285,9 +285,9 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
             {
                 SocketTuning.Apply(accepted, _socket.Options);
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
-                ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
+                ioThread = _socket.NextIoThread();
                 var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));
-                connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, Quota = quota };
+                connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, ReleaseSlot = quota.Release };
             }
             catch
             {

@@ -25,7 +25,7 @@ internal sealed partial class ZmtpConnection
     private void StartHeartbeats()
     {
         _lastReceived = Environment.TickCount64;
-        int interval = _socket.Options.HeartbeatInterval;
+        int interval = _host.Options.HeartbeatInterval;
         if (interval > 0)
         {
             EnsureHeartbeatTimer(interval);
@@ -61,7 +61,7 @@ internal sealed partial class ZmtpConnection
         _heartbeatTimer = _ioThread.AddTimer(_heartbeatPeriod, static s => ((ZmtpConnection)s!).OnHeartbeatTick(), this);
 
         long now = Environment.TickCount64;
-        var options = _socket.Options;
+        var options = _host.Options;
 
         // The peer's TTL: nothing at all from it for that long means it is gone.
         if (_peerTtl > 0 && now - _lastReceived > _peerTtl)

@@ -147,7 +147,7 @@ internal sealed partial class ZmtpConnection
     private void AnnounceAll()
     {
         _unannouncedBytes = 0;
-        _socket.Signal.Notify();
+        _host.Notify();
     }
 
     internal static unsafe OutboundPayload RentFrameBuffer(int length)

@@ -14,7 +14,7 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private async Task<DisconnectReason> RunRawAsync()
     {
-        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
+        var pipe = _connectPipe ?? _host.CreatePipe(fromConnect: false, _endpoint);
 
         // libzmq's raw engine gives STREAM messages the peer address only.
         pipe.Metadata = new Security.PeerMetadata { Properties = Security.PeerMetadata.Merge(_transport.PeerAddress, null, Security.PeerMetadata.Empty.Properties) };
@@ -23,7 +23,7 @@ internal sealed partial class ZmtpConnection
         pipe.Connection = _connection;
         Volatile.Write(ref _pipe, pipe);
         pipe.SetEngine(this);
-        _socket.OnPipeConnected(pipe, this);
+        _host.OnPipeConnected(pipe, this);
 
         var writer = WriteRawLoopAsync(pipe);
         await ReadRawLoopAsync(pipe).ConfigureAwait(true);
@@ -32,8 +32,8 @@ internal sealed partial class ZmtpConnection
 
         pipe.SetEngine(null);
         _transport.Dispose();
-        _socket.OnPipeDisconnected(pipe, this, _reason);
-        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+        _host.OnPipeDisconnected(pipe, this, _reason);
+        _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         return _reason;
     }
 
@@ -65,7 +65,7 @@ internal sealed partial class ZmtpConnection
                 BinaryPrimitives.WriteUInt64BigEndian(header[1..], (ulong)read);
                 inbound.Advance(ZmtpFrame.MaxHeaderLength + read);
                 inbound.Commit(1);
-                _socket.Signal.Notify();
+                _host.Notify();
             }
         }
         catch (Exception ex) when (IsConnectionError(ex))
@@ -114,7 +114,7 @@ internal sealed partial class ZmtpConnection
 
                 outbound.Consume(queued);
                 outbound.MessagesConsumed(1);
-                _socket.Signal.Notify();
+                _host.Notify();
             }
         }
         catch (Exception ex) when (IsConnectionError(ex))

@@ -207,7 +207,7 @@ internal sealed partial class ZmtpConnection
     private bool DecryptAvailable(Pipe pipe)
     {
         var inbound = pipe.Inbound;
-        long maxMessageSize = _socket.Options.MaxMessageSize;
+        long maxMessageSize = _host.Options.MaxMessageSize;
         while (true)
         {
             var status = ZmtpFrame.TryReadHeader(_cipherIn.AsSpan(_cipherStart, _cipherEnd - _cipherStart), out var header);
@@ -239,7 +239,7 @@ internal sealed partial class ZmtpConnection
                 // failure (ZMTP_CRYPTOGRAPHIC, ZMTP_INVALID_SEQUENCE...) before the disconnect.
                 if (_cipher.Error is { IsSilent: false } error)
                 {
-                    _socket.Monitor.Emit(error.Event, error.Value, _endpoint);
+                    _host.Monitor.Emit(error.Event, error.Value, _endpoint);
                 }
 
                 return false;
@@ -292,7 +292,7 @@ internal sealed partial class ZmtpConnection
         int offset = _parseOffset;
         int publishAt = -1;
         int messages = 0;
-        long maxMessageSize = _socket.Options.MaxMessageSize;
+        long maxMessageSize = _host.Options.MaxMessageSize;
 
         // Octets of commands dropped so far in this pass: every later frame moves down by as many.
         int dropped = 0;
@@ -401,7 +401,7 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        return !_inMessage && (_socket.SocketType is SocketType.Pub or SocketType.XPub)
+        return !_inMessage && _host.AcceptsSubscriptions
             && ZmtpSubscription.TryParseCommand(command, out _, out _);
     }
 }

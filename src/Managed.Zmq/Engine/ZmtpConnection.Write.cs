@@ -137,7 +137,7 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     public bool TryWriteDirect(Pipe pipe)
     {
-        if (_closing || _cipher is not null || _socket.IsRaw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
+        if (_closing || _cipher is not null || _raw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
             || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)
         {
             return false;
@@ -300,7 +300,7 @@ internal sealed partial class ZmtpConnection
             pipe.Outbound.MessagesConsumed(messages);
             if (pipe.OutboundAtLowWater)
             {
-                _socket.Signal.Notify();
+                _host.Notify();
             }
         }
     }
@@ -315,7 +315,7 @@ internal sealed partial class ZmtpConnection
             pipe.Outbound.MessagesConsumed(1);
             if (pipe.OutboundAtLowWater)
             {
-                _socket.Signal.Notify();
+                _host.Notify();
             }
         }
     }

@@ -28,7 +28,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>Starts translating: the peer's "subscribe to everything" if it needs one, then what the handshake read past the identity.</summary>
     private bool StartZmtp10(Pipe pipe, HandshakeResult result)
     {
-        _zmtp10Decoder = new Zmtp10Decoder(pipe.Inbound, _socket.Options.MaxMessageSize, RentFrameBuffer);
+        _zmtp10Decoder = new Zmtp10Decoder(pipe.Inbound, _host.Options.MaxMessageSize, RentFrameBuffer);
         _zmtp10In = new byte[Zmtp10ReceiveBuffer];
         _zmtp10Out = new byte[Zmtp10SendBuffer];
         if (result.SubscribesToAll)

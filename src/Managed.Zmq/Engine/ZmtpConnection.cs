@@ -2,11 +2,9 @@ using System.Net.Sockets;
 using Managed.Zmq.Security;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
-using Managed.Zmq.Endpoints;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Engine;
 
@@ -15,9 +13,9 @@ namespace Managed.Zmq.Engine;
 /// <see cref="Pipe"/>. Everything here runs on the connection's I/O thread, so no field needs a lock;
 /// other threads reach it only through <see cref="IPipeEngine"/>, which posts or signals.
 /// </summary>
-internal sealed partial class ZmtpConnection : IPipeEngine
+internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
 {
-    private readonly SocketCore _socket;
+    private readonly IConnectionHost _host;
     private readonly IByteTransport _transport;
     private readonly IoThread _ioThread;
     private readonly string _endpoint;
@@ -54,9 +52,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The LINGER deadline of <see cref="CloseWhenDrained"/>, cancelled when the connection ends first.</summary>
     private ReactorTimer? _lingerTimer;
 
-    public ZmtpConnection(SocketCore socket, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
+    /// <summary>Connections carry raw bytes, not ZMTP (<see cref="IConnectionHost.IsRaw"/>, read when the connection starts).</summary>
+    private bool _raw;
+
+    public ZmtpConnection(IConnectionHost host, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
     {
-        _socket = socket;
+        _host = host;
         _transport = transport;
         _ioThread = ioThread;
         _endpoint = endpoint;
@@ -74,18 +75,18 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The listener that accepted this connection (Unbind closes its connections), or null.</summary>
     public object? Origin { get; init; }
 
-    /// <summary>For an accepted connection, the socket's Max_Connections count, whose slot it gives back when it ends.</summary>
-    public AcceptQuota? Quota { get; init; }
+    /// <summary>For an accepted connection, gives back its slot in the socket's Max_Connections count; called once when it ends.</summary>
+    public Action? ReleaseSlot { get; init; }
 
     /// <summary>Starts an accepted connection on its I/O thread; the context counts it until it ends.</summary>
     public void Start()
     {
-        _socket.Context.BeginWork();
-        if (!_socket.TrackConnection(this))
+        _host.BeginWork();
+        if (!_host.TrackConnection(this))
         {
             _transport.Dispose();
-            Quota?.Release();
-            _socket.Context.EndWork();
+            ReleaseSlot?.Invoke();
+            _host.EndWork();
             return;
         }
 
@@ -107,15 +108,15 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             _transport.Dispose();
 
             // What libzmq's monitor shows when a connection ends: DISCONNECTED with its descriptor.
-            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+            _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         }
         finally
         {
-            _socket.UntrackConnection(this);
+            _host.UntrackConnection(this);
 
             // Every way a connection ends comes here once, after its transport is closed.
-            Quota?.Release();
-            _socket.Context.EndWork();
+            ReleaseSlot?.Invoke();
+            _host.EndWork();
         }
     }
 
@@ -124,12 +125,13 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Runs the connection to its end. Must be called on <see cref="IoThread"/>.</summary>
     public async Task<DisconnectReason> RunAsync()
     {
-        if (_socket.IsRaw)
+        _raw = _host.IsRaw;
+        if (_raw)
         {
             return await RunRawAsync().ConfigureAwait(true);
         }
 
-        var options = _socket.Options;
+        var options = _host.Options;
         var handshakeTimer = options.HandshakeInterval > 0
             ? _ioThread.AddTimer(options.HandshakeInterval, static s => ((ZmtpConnection)s!).OnHandshakeTimeout(), this)
             : null;
@@ -164,21 +166,21 @@ internal sealed partial class ZmtpConnection : IPipeEngine
                 HandshakeOutcome.ProtocolError => DisconnectReason.ProtocolError,
                 _ => DisconnectReason.HandshakeRejected,
             };
-            _socket.Monitor.ReportHandshakeFailed(_endpoint, result, reason);
+            HandshakeFailureReport.Report(_host.Monitor, _endpoint, result, reason);
             _transport.Dispose();
-            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+            _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             return reason;
         }
 
         if (!result.IsZmtp20 && !result.IsZmtp10)
         {
             // libzmq raises HANDSHAKE_SUCCEEDED when a mechanism becomes ready: never for a 1.0 or 2.0 peer (docs/libzmq-behaviour.md L23).
-            _socket.Monitor.ReportHandshakeSucceeded(_endpoint);
+            _host.Monitor.ReportHandshakeSucceeded(_endpoint);
         }
 
         _mechanism = result.Mechanism;
         _cipher = _mechanism is { EncryptsTraffic: true } ? _mechanism : null;
-        var pipe = _connectPipe ?? _socket.CreatePipe(fromConnect: false, _endpoint);
+        var pipe = _connectPipe ?? _host.CreatePipe(fromConnect: false, _endpoint);
         pipe.PeerMinorVersion = result.PeerMinorVersion;
         pipe.PeerIdentity = result.PeerMetadata.Identity;
         pipe.Metadata = result.PeerMetadata;
@@ -191,17 +193,17 @@ internal sealed partial class ZmtpConnection : IPipeEngine
         {
             ReleaseState();
             _transport.Dispose();
-            _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+            _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
             if (_connectPipe is null)
             {
-                _socket.Enqueue(pipe, PipeEventKind.Detached);
+                _host.Enqueue(pipe, PipeEventKind.Detached);
             }
 
             return DisconnectReason.ProtocolError;
         }
 
         pipe.SetEngine(this);
-        _socket.OnPipeConnected(pipe, this);
+        _host.OnPipeConnected(pipe, this);
 
         if (result.IsZmtp10)
         {
@@ -242,8 +244,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
 
         // The socket hears of the loss before the monitor reports it, so that a caller who saw
         // DISCONNECTED no longer sends to this connection where the pattern drops it (Immediate).
-        _socket.OnPipeDisconnected(pipe, this, _reason);
-        _socket.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
+        _host.OnPipeDisconnected(pipe, this, _reason);
+        _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);
         return _reason;
     }
 
@@ -300,7 +302,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>The security settings this connection starts with (options may change later; they apply to new connections).</summary>
     private Security.MechanismSettings CreateMechanismSettings()
     {
-        var options = _socket.Options;
+        var options = _host.Options;
         var mechanism = options.Mechanism switch
         {
             Options.OptionId.MechanismPlain => Wire.ZmtpMechanism.Plain,
@@ -311,7 +313,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
 
         return new Security.MechanismSettings
         {
-            SocketType = _socket.SocketType,
+            SocketType = _host.SocketType,
             Mechanism = mechanism,
             AsServer = options.AsServer,
             RoutingId = options.RoutingId.ToArray(),
@@ -323,7 +325,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
             CurveSecretKey = curve ? options.CurveSecretKey.ToArray() : [],
             CurveServerKey = curve ? options.CurveServerKey.ToArray() : [],
             ZapDomain = options.ZapDomain,
-            ZapHandlerPresent = ZapRequester.IsHandlerBound(_socket.Context),
+            ZapHandlerPresent = _host.Zap.IsHandlerBound,
             PeerAddress = _transport.PeerAddress,
         };
     }
@@ -331,7 +333,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     /// <summary>Asks the context's ZAP handler; the request is abandoned if the connection closes first.</summary>
     private ValueTask<IReadOnlyList<byte[]>?> ExchangeWithZapAsync(IReadOnlyList<byte[]> request)
     {
-        var zap = _zap ??= new ZapRequester(_socket.Context, _ioThread);
+        var zap = _zap ??= new ZapRequester(_host.Zap, _ioThread);
         if (_closing)
         {
             zap.Abandon();
@@ -371,6 +373,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine
     void IPipeEngine.WakeWriter() => _writerSignal.Set();
 
     void IPipeEngine.WakeReader() => _readerSignal.Set();
+
+    void IConnection.Close() => ((IPipeEngine)this).Close();
 
     void IPipeEngine.Close()
     {

@@ -1,5 +1,3 @@
-using Managed.Zmq.Sockets;
-
 namespace Managed.Zmq.Pipes;
 
 /// <summary>What a pipe may ask of the connection engine serving it. Callable from any thread.</summary>

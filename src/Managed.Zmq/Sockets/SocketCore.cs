@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Patterns;
-using Managed.Zmq.Transports;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Endpoints;
 using Managed.Zmq.Inproc;
@@ -21,7 +20,6 @@ internal sealed partial class SocketCore
     private readonly ConcurrentQueue<(Pipe Pipe, PipeEventKind Kind)> _events = new();
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
     private readonly List<IEndpointHandle> _endpoints = [];
-    private readonly HashSet<ZmtpConnection> _connections = [];
 
     /// <summary>Pipes whose peer is gone (inproc close, lost accepted connection): they leave once their queued messages are read.</summary>
     private readonly List<Pipe> _draining = [];
@@ -123,45 +121,6 @@ internal sealed partial class SocketCore
 
     public Pipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false) =>
         new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint, EndsWithConnection = endsWithConnection };
-
-    // ------------------------------------------------------------ events from I/O threads
-
-    /// <summary>I/O thread: a handshake completed over <paramref name="pipe"/>.</summary>
-    public void OnPipeConnected(Pipe pipe, ZmtpConnection connection)
-    {
-        if (!pipe.FromConnect)
-        {
-            Enqueue(pipe, PipeEventKind.Attached);
-        }
-
-        Enqueue(pipe, PipeEventKind.Connected);
-        if (_closed && !pipe.FromConnect)
-        {
-            // The socket closed while this handshake ran: nothing will ever read or write here.
-            // (A connect pipe is different: its connecter is lingering to deliver what is queued.)
-            ((IPipeEngine)connection).Close();
-        }
-    }
-
-    /// <summary>I/O thread: the connection under <paramref name="pipe"/> ended.</summary>
-    public void OnPipeDisconnected(Pipe pipe, ZmtpConnection connection, DisconnectReason reason)
-    {
-        if (!pipe.FromConnect)
-        {
-            // What already arrived stays readable, as libzmq reads a pipe up to its end: the pipe
-            // leaves once drained (the same path as an inproc peer that closed).
-            Enqueue(pipe, PipeEventKind.PeerClosed);
-            return;
-        }
-
-        Enqueue(pipe, PipeEventKind.Disconnected);
-        if (pipe.EndsWithConnection)
-        {
-            // Immediate: the pipe leaves with its connection, as an accepted one does (what arrived
-            // stays readable); its connecter serves the next connection with a new pipe.
-            Enqueue(pipe, PipeEventKind.PeerClosed);
-        }
-    }
 
     public void Enqueue(Pipe pipe, PipeEventKind kind)
     {
@@ -354,7 +313,7 @@ internal sealed partial class SocketCore
             }
         }
 
-        ZmtpConnection[] connections;
+        IConnection[] connections;
         lock (_connections)
         {
             connections = [.. _connections];
@@ -397,77 +356,6 @@ internal sealed partial class SocketCore
         if (pipe.InprocOutbound is { } channel && pipe.FromConnect && Context.Inproc.IsUnlinkedAndForgotten(pipe))
         {
             channel.Abandon();
-        }
-    }
-
-    // ------------------------------------------------------------ endpoints
-
-    public void AddEndpoint(IEndpointHandle endpoint)
-    {
-        lock (_endpoints)
-        {
-            _endpoints.Add(endpoint);
-        }
-    }
-
-    /// <summary>Removes and returns the endpoint named exactly <paramref name="address"/> (or its resolved form).</summary>
-    public IEndpointHandle? RemoveEndpoint(string address, bool bound)
-    {
-        lock (_endpoints)
-        {
-            for (int i = _endpoints.Count - 1; i >= 0; i--)
-            {
-                var endpoint = _endpoints[i];
-                if (endpoint.IsBound == bound && (endpoint.Address == address || endpoint.ResolvedAddress == address))
-                {
-                    _endpoints.RemoveAt(i);
-                    return endpoint;
-                }
-            }
-        }
-
-        return null;
-    }
-
-    /// <summary>An accepted connection starts: close and Unbind must reach it, even mid-handshake.</summary>
-    /// <returns>false when the socket is already closed (the caller drops the connection).</returns>
-    public bool TrackConnection(ZmtpConnection connection)
-    {
-        lock (_connections)
-        {
-            if (_closed)
-            {
-                return false;
-            }
-
-            _connections.Add(connection);
-            return true;
-        }
-    }
-
-    public void UntrackConnection(ZmtpConnection connection)
-    {
-        lock (_connections)
-        {
-            _connections.Remove(connection);
-        }
-    }
-
-    /// <summary>Connections accepted through <paramref name="listener"/> (Unbind closes them).</summary>
-    public void CloseConnectionsFrom(object listener)
-    {
-        ZmtpConnection[] connections;
-        lock (_connections)
-        {
-            connections = [.. _connections];
-        }
-
-        foreach (var connection in connections)
-        {
-            if (connection.Origin == listener)
-            {
-                ((IPipeEngine)connection).Close();
-            }
         }
     }
 }

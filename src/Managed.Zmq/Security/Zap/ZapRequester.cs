@@ -1,39 +1,37 @@
-using Managed.Zmq.Patterns;
 using Managed.Zmq.Threading;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Security.Zap;
 
 /// <summary>
 /// Carries one connection's ZAP request from its handshake to the handler bound at
 /// <c>inproc://zeromq.zap.01</c> in the same context and brings back its reply (RFC 27). Each
-/// request gets its own internal DEALER, as each libzmq session has its own ZAP socket, which is
-/// why libzmq can always use request id "1" (docs/libzmq-behaviour.md L21): a reply can only reach the DEALER that asked.
+/// request gets its own channel (<see cref="IZapEndpoint.Open"/>: an internal DEALER), as each libzmq
+/// session has its own ZAP socket, which is why libzmq can always use request id "1"
+/// (docs/libzmq-behaviour.md L21): a reply can only reach the channel that asked.
 /// </summary>
 /// <remarks>
 /// A request is abandoned with its connection (<see cref="Abandon"/>): a handler that never answers
-/// must not keep a closed connection, its handshake and its DEALER alive. The DEALER closes then,
+/// must not keep a closed connection, its handshake and its channel alive. The channel closes then,
 /// and a late reply finds no pipe to go to and is dropped by the handler's socket.
 /// </remarks>
 internal sealed class ZapRequester
 {
+    /// <summary>The inproc name a ZAP handler binds (RFC 27).</summary>
     public const string Endpoint = "zeromq.zap.01";
 
-    private readonly Context _context;
+    private readonly IZapEndpoint _zap;
     private readonly IoThread _ioThread;
 
-    /// <summary>Completed (true) when the DEALER's signal changes, or (false) by <see cref="Abandon"/>.</summary>
+    /// <summary>Completed (true) when the channel's signal changes, or (false) by <see cref="Abandon"/>.</summary>
     private readonly ReactorOperation _arrived = new();
 
     private bool _abandoned;
 
-    public ZapRequester(Context context, IoThread ioThread)
+    public ZapRequester(IZapEndpoint zap, IoThread ioThread)
     {
-        _context = context;
+        _zap = zap;
         _ioThread = ioThread;
     }
-
-    public static bool IsHandlerBound(Context context) => context.Inproc.IsBound(Endpoint);
 
     /// <summary>
     /// Sends <paramref name="request"/> and waits (on the I/O thread, without blocking it) for the
@@ -46,59 +44,48 @@ internal sealed class ZapRequester
             return null;
         }
 
-        var dealer = new SocketCore(_context, SocketType.Dealer);
         var arrived = _arrived;
         var ioThread = _ioThread;
         void OnChange() => ioThread.Schedule(static s => ((ReactorOperation)s!).Complete(true), arrived);
-        dealer.Signal.AddListener(OnChange);
-        try
-        {
-            dealer.ConnectInproc(Endpoint);
+        using var channel = _zap.Open(OnChange);
 
-            // RFC 27 §Message Format: an empty delimiter, then the request frames.
-            dealer.Send(default, more: true, dontWait: true);
-            for (int i = 0; i < request.Count; i++)
+        // RFC 27 §Message Format: an empty delimiter, then the request frames.
+        channel.TrySend(default, more: true);
+        for (int i = 0; i < request.Count; i++)
+        {
+            channel.TrySend(request[i], more: i < request.Count - 1);
+        }
+
+        var reply = new List<byte[]>();
+        while (!_abandoned)
+        {
+            var status = channel.TryReceive(out byte[] frame, out bool more);
+            if (status == ZapReceive.Received)
             {
-                dealer.Send(request[i], more: i < request.Count - 1, dontWait: true);
+                reply.Add(frame);
+                if (!more)
+                {
+                    return reply;
+                }
+
+                continue;
             }
 
-            var reply = new List<byte[]>();
-            while (!_abandoned)
+            if (status != ZapReceive.WouldBlock)
             {
-                var sink = default(ArraySink);
-                var status = dealer.Recv(ref sink, dontWait: true);
-                if (status == RecvStatus.Received)
-                {
-                    reply.Add(sink.Data);
-                    if (!sink.More)
-                    {
-                        return reply;
-                    }
-
-                    continue;
-                }
-
-                if (status != RecvStatus.WouldBlock)
-                {
-                    return null;
-                }
-
-                // The listener's completion is queued on this I/O thread, so it cannot run before we
-                // wait here: no notification is lost. The handshake timer, or the connection's close,
-                // ends the wait through Abandon.
-                if (!await arrived.Begin().ConfigureAwait(true))
-                {
-                    return null;
-                }
+                return null;
             }
 
-            return null;
+            // The listener's completion is queued on this I/O thread, so it cannot run before we
+            // wait here: no notification is lost. The handshake timer, or the connection's close,
+            // ends the wait through Abandon.
+            if (!await arrived.Begin().ConfigureAwait(true))
+            {
+                return null;
+            }
         }
-        finally
-        {
-            dealer.Signal.RemoveListener(OnChange);
-            dealer.Close();
-        }
+
+        return null;
     }
 
     /// <summary>
