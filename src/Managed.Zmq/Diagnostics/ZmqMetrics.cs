@@ -1,6 +1,4 @@
 using System.Diagnostics.Metrics;
-using System.Text;
-using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Diagnostics;
 
@@ -29,7 +27,7 @@ internal static class ZmqMetrics
     private static readonly Meter s_meter = new(MeterName, typeof(ZmqMetrics).Assembly.GetName().Version?.ToString());
 
     private static readonly Lock s_lock = new();
-    private static readonly List<SocketMeters> s_sockets = [];
+    private static readonly List<IMeteredSocket> s_sockets = [];
 
     /// <summary>Counts of closed sockets, by socket type and endpoint, so counters never go back.</summary>
     private static readonly Dictionary<(string Type, string Endpoint), PipeTotals> s_retired = [];
@@ -76,7 +74,7 @@ internal static class ZmqMetrics
     /// <summary>The <c>zmq.socket.type</c> value of <paramref name="type"/>, one string per type.</summary>
     public static string TypeTag(SocketType type) => (uint)type < (uint)s_typeNames.Length ? s_typeNames[(int)type] : type.ToString();
 
-    public static void Register(SocketMeters socket)
+    public static void Register(IMeteredSocket socket)
     {
         lock (s_lock)
         {
@@ -85,7 +83,7 @@ internal static class ZmqMetrics
     }
 
     /// <summary>The socket closed: what it counted stays in the totals of its type and endpoints.</summary>
-    public static void Unregister(SocketMeters socket)
+    public static void Unregister(IMeteredSocket socket)
     {
         var totals = new Dictionary<string, PipeTotals>(StringComparer.Ordinal);
         socket.Collect(totals);
@@ -103,7 +101,7 @@ internal static class ZmqMetrics
                 s_retired[(socket.TypeName, endpoint)] = sum;
             }
 
-            s_retiredBlocked[socket.TypeName] = s_retiredBlocked.GetValueOrDefault(socket.TypeName) + Volatile.Read(ref socket.BlockedSends);
+            s_retiredBlocked[socket.TypeName] = s_retiredBlocked.GetValueOrDefault(socket.TypeName) + socket.BlockedSends;
         }
     }
 
@@ -186,7 +184,7 @@ internal static class ZmqMetrics
 
             foreach (var socket in s_sockets)
             {
-                sums[socket.TypeName] = sums.GetValueOrDefault(socket.TypeName) + Volatile.Read(ref socket.BlockedSends);
+                sums[socket.TypeName] = sums.GetValueOrDefault(socket.TypeName) + socket.BlockedSends;
             }
         }
 
@@ -213,8 +211,9 @@ internal static class ZmqMetrics
         var names = new string[highest + 1];
         foreach (var type in types)
         {
-            var name = ZmtpSocketTypes.GetName(type);
-            names[(int)type] = name.IsEmpty ? type.ToString().ToUpperInvariant() : Encoding.ASCII.GetString(name);
+            // The ZMTP Socket-Type name (RFC 23: PAIR, XPUB, ...) is the member's name in capitals, for
+            // STREAM too, which has none on the wire; spelled here so that metrics need no codec.
+            names[(int)type] = type.ToString().ToUpperInvariant();
         }
 
         return names;

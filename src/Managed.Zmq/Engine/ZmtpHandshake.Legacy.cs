@@ -58,7 +58,7 @@ internal sealed partial class ZmtpHandshake
             Outcome = HandshakeOutcome.Succeeded,
             PeerMinorVersion = 0,
             IsZmtp20 = true,
-            PeerMetadata = ZmtpLegacy.DescribePeer(peerType, identity),
+            PeerMetadata = DescribePeer(peerType, identity),
             Leftover = _buffer.AsMemory(_start, _end - _start),
         };
     }
@@ -146,8 +146,21 @@ internal sealed partial class ZmtpHandshake
             PeerMinorVersion = 0,
             IsZmtp10 = true,
             SubscribesToAll = subscribesToAll,
-            PeerMetadata = peerType is { } type ? ZmtpLegacy.DescribePeer(type, identity) : new PeerMetadata { Identity = identity },
+            PeerMetadata = peerType is { } type ? DescribePeer(type, identity) : new PeerMetadata { Identity = identity },
             Leftover = _buffer.AsMemory(_start, _end - _start),
         };
+    }
+
+    /// <summary>
+    /// What a ZMTP 2.0 connection tells about its peer: the greeting's socket type and the identity, for routing.
+    /// Its messages carry no properties: libzmq 4.3's zmq_msg_gets finds none on them (not even Peer-Address,
+    /// checked against libzmq 4.3.4), since only a 3.x handshake builds message metadata.
+    /// </summary>
+    private static PeerMetadata DescribePeer(byte socketTypeOctet, byte[] identity)
+    {
+        string? socketType = socketTypeOctet <= (byte)SocketType.XSub
+            ? System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)socketTypeOctet))
+            : null;
+        return new PeerMetadata { SocketType = socketType, Identity = identity };
     }
 }

@@ -27,7 +27,7 @@ internal static class PeerSnapshot
         // The pipe's totals since it was made, less what earlier connections of a reconnecting pipe
         // carried (an inproc connection's starting counts are all 0).
         var totals = default(PipeTotals);
-        totals.Add(pipe, depths: true);
+        PipeCounting.Add(ref totals, pipe, depths: true);
         return new PeerInfo(pipe, connection)
         {
             RoutingId = routingIds ? pipe.RoutingId : [],

@@ -1,5 +1,3 @@
-using Managed.Zmq.Security;
-
 namespace Managed.Zmq.Wire;
 
 /// <summary>
@@ -41,18 +39,5 @@ internal static class ZmtpLegacy
         int header = Zmtp10Frame.WriteHeader(frame, routingId.Length, more: false);
         routingId.CopyTo(frame.AsSpan(header));
         return frame;
-    }
-
-    /// <summary>
-    /// What a ZMTP 2.0 connection tells about its peer: the greeting's socket type and the identity, for routing.
-    /// Its messages carry no properties: libzmq 4.3's zmq_msg_gets finds none on them (not even Peer-Address,
-    /// checked against libzmq 4.3.4), since only a 3.x handshake builds message metadata.
-    /// </summary>
-    public static PeerMetadata DescribePeer(byte socketTypeOctet, byte[] identity)
-    {
-        string? socketType = socketTypeOctet <= (byte)SocketType.XSub
-            ? System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)socketTypeOctet))
-            : null;
-        return new PeerMetadata { SocketType = socketType, Identity = identity };
     }
 }

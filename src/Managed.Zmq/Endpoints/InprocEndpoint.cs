@@ -1,10 +1,8 @@
-
-using Managed.Zmq.Endpoints;
 using Managed.Zmq.Pipes;
 
-namespace Managed.Zmq.Inproc;
+namespace Managed.Zmq.Endpoints;
 
-/// <summary>An inproc bind or connect as the socket tracks it; the links themselves live in <see cref="InprocRegistry"/>.</summary>
+/// <summary>An inproc bind or connect as the socket tracks it; the links themselves live in <see cref="Inproc.InprocRegistry"/>.</summary>
 internal sealed class InprocEndpoint : IEndpointHandle
 {
     public InprocEndpoint(string address, bool bound, Pipe? pipe)

@@ -1,7 +1,8 @@
 
+using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Pipes;
 
-namespace Managed.Zmq.Diagnostics;
+namespace Managed.Zmq.Sockets;
 
 /// <summary>
 /// One socket's side of <see cref="ZmqMetrics"/>: its pipes, by endpoint, for the observable instruments to
@@ -9,7 +10,7 @@ namespace Managed.Zmq.Diagnostics;
 /// Pipes are added and removed by the socket's thread (attach, detach: not per message); the collector reads
 /// under the same lock.
 /// </summary>
-internal sealed class SocketMeters
+internal sealed class SocketMeters : IMeteredSocket
 {
     private readonly Lock _lock = new();
     private readonly HashSet<Pipe> _pipes = [];
@@ -27,6 +28,8 @@ internal sealed class SocketMeters
 
     /// <summary>Sends that found the pattern unable to take the message (HWM, no peer), waiting or not. Socket thread only; read racily.</summary>
     public long BlockedSends;
+
+    long IMeteredSocket.BlockedSends => Volatile.Read(ref BlockedSends);
 
     public void Track(Pipe pipe)
     {
@@ -47,7 +50,7 @@ internal sealed class SocketMeters
             }
 
             var totals = default(PipeTotals);
-            totals.Add(pipe, depths: false);
+            PipeCounting.Add(ref totals, pipe, depths: false);
             string endpoint = pipe.Endpoint;
             _retired.TryGetValue(endpoint, out var sum);
             sum.AddCounts(totals);
@@ -70,7 +73,7 @@ internal sealed class SocketMeters
             foreach (var pipe in _pipes)
             {
                 into.TryGetValue(pipe.Endpoint, out var sum);
-                sum.Add(pipe, depths: true);
+                PipeCounting.Add(ref sum, pipe, depths: true);
                 into[pipe.Endpoint] = sum;
             }
         }
