@@ -369,7 +369,7 @@ public sealed class Context : IDisposable
             case Endpoints.IEndpointHandle endpoint:
                 endpoint.Stop(0);
                 break;
-            case Engine.ZmtpConnection connection:
+            case Engine.IConnection connection:
                 Endpoints.Lingerer.CloseConnection(connection, 0);
                 break;
         }
