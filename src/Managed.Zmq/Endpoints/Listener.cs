@@ -2,7 +2,6 @@ using System.Net.Sockets;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Threading;
-using Managed.Zmq.Sockets;
 using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Endpoints;
@@ -11,7 +10,7 @@ namespace Managed.Zmq.Endpoints;
 /// A bound tcp:// or ipc:// endpoint: accepts connections on its I/O thread and hands each to the
 /// next I/O thread (round-robin) to run its ZMTP engine.
 /// </summary>
-internal sealed class Listener : IEndpointHandle, IReadinessHandler
+internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
 {
     private readonly IEndpointHost _socket;
     private readonly TransportAddress _address;
@@ -67,122 +66,6 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
     /// <summary>The listening socket's OS handle, for monitor event values.</summary>
     public int Handle => (int)_listenSocket.Handle;
-
-    /// <summary>Binds and listens synchronously (Bind reports EADDRINUSE at once); returns 0 or an errno.</summary>
-    public static int TryStart(IEndpointHost socket, TransportAddress address, out Listener? listener)
-    {
-        listener = null;
-        var options = socket.Options;
-        System.Net.Sockets.Socket? listenSocket = null;
-        if (options.UseFd >= 0)
-        {
-            return TryStartOnCallerSocket(socket, address, options.UseFd, out listener);
-        }
-
-        try
-        {
-            var endPoint = address.GetBindEndPoint();
-            listenSocket = address.CreateSocket(endPoint.AddressFamily);
-            if (address is IpcAddress ipc && !ipc.IsAbstract)
-            {
-                // A stale file from a dead process must not block a new bind (libzmq replaces it).
-                TryDeleteFile(ipc.Path);
-            }
-
-            if (endPoint.AddressFamily == AddressFamily.InterNetworkV6)
-            {
-                listenSocket.DualMode = options.Ipv6;
-            }
-
-            if (address is TcpAddress && options.BindToDevice.Length > 0)
-            {
-                if (!OperatingSystem.IsLinux())
-                {
-                    listenSocket.Dispose();
-                    return ZmqConstants.ENOTSUP;
-                }
-
-                // SO_BINDTODEVICE (SOL_SOCKET 1, option 25); an unknown device fails the bind with ENODEV.
-                try
-                {
-                    listenSocket.SetRawSocketOption(1, 25, System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0"));
-                }
-                catch (SocketException)
-                {
-                    listenSocket.Dispose();
-                    return ZmqConstants.ENODEV;
-                }
-            }
-
-            if (address is TcpAddress && OperatingSystem.IsLinux())
-            {
-                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once. Set
-                // it raw (SOL_SOCKET 1, SO_REUSEADDR 2): .NET's ReuseAddress also sets SO_REUSEPORT on
-                // Linux, which would let a second socket listen on the same port instead of EADDRINUSE.
-                listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
-            }
-
-            DescriptorReserve.TryFill();
-            listenSocket.Bind(endPoint);
-            listenSocket.Listen(Math.Max(1, options.Backlog));
-            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = Launch(socket, address, listenSocket, resolved, callerSocket: false);
-            return 0;
-        }
-        catch (SocketException ex)
-        {
-            listenSocket?.Dispose();
-            return ex.SocketErrorCode switch
-            {
-                SocketError.AddressAlreadyInUse => ZmqConstants.EADDRINUSE,
-                SocketError.AddressNotAvailable => ZmqConstants.EADDRNOTAVAIL,
-                SocketError.AccessDenied => ZmqConstants.EACCES,
-                SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
-                _ => ZmqConstants.EINVAL,
-            };
-        }
-    }
-
-    /// <summary>Makes the listener of a bound, listening socket and starts accepting on its I/O thread.</summary>
-    private static Listener Launch(IEndpointHost socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, string resolved, bool callerSocket)
-    {
-        var listener = new Listener(socket, address, listenSocket, socket.NextIoThread(), resolved) { _callerSocket = callerSocket };
-        listenSocket.Blocking = false;
-        listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
-        return listener;
-    }
-
-    /// <summary>
-    /// Use_Fd: listens on a socket the caller already bound and put in the listening state (libzmq uses it
-    /// instead of creating one, for socket activation). The caller keeps the descriptor: we never close it.
-    /// Last_Endpoint is what the socket is bound to, as libzmq reads it back.
-    /// </summary>
-    private static int TryStartOnCallerSocket(IEndpointHost socket, TransportAddress address, int fd, out Listener? listener)
-    {
-        listener = null;
-        System.Net.Sockets.Socket listenSocket;
-        try
-        {
-            listenSocket = new System.Net.Sockets.Socket(new SafeSocketHandle(fd, ownsHandle: false));
-        }
-        catch (SocketException)
-        {
-            return ZmqConstants.EINVAL;
-        }
-
-        try
-        {
-            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
-            listener = Launch(socket, address, listenSocket, resolved, callerSocket: true);
-            return 0;
-        }
-        catch (Exception ex) when (ex is SocketException or InvalidCastException or NullReferenceException)
-        {
-            // Not a bound socket of this endpoint's family.
-            listenSocket.Dispose();
-            return ZmqConstants.EINVAL;
-        }
-    }
 
     private void WatchAccept()
     {
@@ -302,116 +185,6 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
 
         WatchAccept();
     }
-
-    /// <summary>
-    /// The socket holds Max_Connections accepted connections: stop watching the listening socket, so new
-    /// connections wait in the kernel's listen queue (libzmq leaves them there too when it stops accepting), until
-    /// an accepted connection closes. Returns false when one closed meanwhile: accept again at once.
-    /// </summary>
-    private bool StopAtCap(int cap)
-    {
-        _ioThread.Forget(_listenSocket);
-        _atCap = true;
-        if (!_socket.AcceptQuota.Wait(this, cap))
-        {
-            _atCap = false;
-            return false;
-        }
-
-        if (!_capEpisode)
-        {
-            _capEpisode = true;
-            ZmqEventSource.Log.ConnectionCapReached(cap, ResolvedAddress);
-        }
-
-        return true;
-    }
-
-    /// <summary>An accepted connection of this socket closed (any thread): accept again, on our I/O thread.</summary>
-    internal void OnSlotFreed() => _ioThread.Schedule(static s => ((Listener)s!).ResumeAfterCap(), this);
-
-    private void ResumeAfterCap()
-    {
-        if (!_atCap || _stopped)
-        {
-            return;
-        }
-
-        _atCap = false;
-        if (_retryTimer is null)
-        {
-            // Drains what waited in the listen queue (up to the cap again), then watches.
-            ((IReadinessHandler)this).OnReadable();
-        }
-    }
-
-    /// <summary>
-    /// An accept failed. libzmq reports each failure as ACCEPT_FAILED with the errno and tries again
-    /// on the next readiness; so do we, but once per episode (until an accept succeeds), so a flood
-    /// cannot flood the monitor. When the process is out of descriptors or memory the waiting
-    /// connection stays readable, so watching again would spin: stop, and retry on a timer that
-    /// backs off. Returns true when the listener now waits for that timer.
-    /// </summary>
-    private bool OnAcceptFailed(SocketException exception)
-    {
-        if (!_failing)
-        {
-            _failing = true;
-            _socket.Monitor.Emit(SocketMonitor.AcceptFailed, ErrnoOf(exception), ResolvedAddress);
-        }
-
-        if (exception.SocketErrorCode is SocketError.ConnectionAborted or SocketError.ConnectionReset or SocketError.Interrupted)
-        {
-            // One connection went wrong between its arrival and our accept: take the next.
-            return false;
-        }
-
-        // EMFILE, ENFILE, ENOBUFS, ENOMEM, or anything unforeseen: waiting is the safe answer.
-
-        if (exception.SocketErrorCode == SocketError.TooManyOpenSockets)
-        {
-            DescriptorReserve.Release();
-        }
-
-        _ioThread.Forget(_listenSocket);
-        ScheduleRetry();
-        return true;
-    }
-
-    private void ScheduleRetry()
-    {
-        _retryDelay = _retryDelay == 0 ? AcceptRetryInitialMilliseconds : Math.Min(_retryDelay * 2, AcceptRetryMaximumMilliseconds);
-        _retryTimer = _ioThread.AddTimer(_retryDelay, static s => ((Listener)s!).RetryAccept(), this);
-    }
-
-    private void RetryAccept()
-    {
-        _retryTimer = null;
-        if (_stopped)
-        {
-            return;
-        }
-
-        if (!DescriptorReserve.TryFill())
-        {
-            // Descriptors are still short: accepting now would only take the runtime's room.
-            ScheduleRetry();
-            return;
-        }
-
-        ((IReadinessHandler)this).OnReadable();
-    }
-
-    /// <summary>
-    /// The errno libzmq would report. .NET folds EMFILE and ENFILE into one SocketError and reports
-    /// ENFILE back; the per-process limit (EMFILE) is by far the likelier, so that is what we say.
-    /// </summary>
-    private static int ErrnoOf(SocketException exception) => exception.SocketErrorCode switch
-    {
-        SocketError.TooManyOpenSockets => ZmqConstants.EMFILE,
-        _ when OperatingSystem.IsWindows() => (int)exception.SocketErrorCode,
-        _ => exception.NativeErrorCode,
-    };
 
     void IReadinessHandler.OnWritable()
     {

@@ -34,15 +34,6 @@ internal sealed partial class ZmtpConnection
     /// <summary>Bytes the next receive must make room for: a partial frame's full size.</summary>
     private int _pendingFrameBytes;
 
-    /// <summary>What a CURVE MESSAGE adds to a frame: command name, nonce, MAC, flags (RFC 26).</summary>
-    private const int CipherOverhead = 64;
-
-    /// <summary>CURVE: received ciphertext not yet decrypted.</summary>
-    private byte[]? _cipherIn;
-    private int _cipherStart;
-    private int _cipherEnd;
-    private int _pendingCipherBytes;
-
     private bool TryStoreLeftover(ReadOnlySpan<byte> leftover)
     {
         var inbound = _pipe!.Inbound;
@@ -173,104 +164,6 @@ internal sealed partial class ZmtpConnection
         {
             _receiveSpace = Math.Max(_receiveSpace / 2, MinReceiveSpace);
         }
-    }
-
-    /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
-    /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.</remarks>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
-    {
-        EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
-        int read = await _transport.ReceiveAsync(_cipherIn.AsMemory(_cipherEnd)).ConfigureAwait(true);
-        if (read <= 0)
-        {
-            Close(DisconnectReason.ConnectionLost);
-            return false;
-        }
-
-        _cipherEnd += read;
-        OnTrafficReceived();
-        if (!DecryptAvailable(pipe) || !ParseReceived(pipe))
-        {
-            Close(DisconnectReason.ProtocolError);
-            return false;
-        }
-
-        return true;
-    }
-
-    /// <summary>
-    /// Decrypts every whole MESSAGE received so far into the inbound queue as plain ZMTP frames,
-    /// which <see cref="ParseReceived"/> then treats exactly like clear traffic. A MAC failure or a
-    /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, docs/libzmq-behaviour.md L9).
-    /// </summary>
-    private bool DecryptAvailable(Pipe pipe)
-    {
-        var inbound = pipe.Inbound;
-        long maxMessageSize = _host.Options.MaxMessageSize;
-        while (true)
-        {
-            var status = ZmtpFrame.TryReadHeader(_cipherIn.AsSpan(_cipherStart, _cipherEnd - _cipherStart), out var header);
-            if (status == ZmtpStatus.NeedMoreData)
-            {
-                _pendingCipherBytes = 0;
-                break;
-            }
-
-            if (status == ZmtpStatus.Malformed || header.BodyLength > LargestFrame
-                || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize + CipherOverhead))
-            {
-                return false;
-            }
-
-            int frameLength = header.HeaderLength + (int)header.BodyLength;
-            if (_cipherEnd - _cipherStart < frameLength)
-            {
-                _pendingCipherBytes = frameLength;
-                break;
-            }
-
-            var body = _cipherIn.AsSpan(_cipherStart + header.HeaderLength, (int)header.BodyLength);
-            _parseOffset = inbound.EnsureSpace(body.Length, _parseOffset);
-            int plain = _cipher!.Decode(body, inbound.WriteBuffer.AsSpan(inbound.WriteOffset));
-            if (plain < 0)
-            {
-                // A forged box or a nonce that did not increase: libzmq reports it as a protocol
-                // failure (ZMTP_CRYPTOGRAPHIC, ZMTP_INVALID_SEQUENCE...) before the disconnect.
-                if (_cipher.Error is { IsSilent: false } error)
-                {
-                    _host.Monitor.Emit(error.Event, error.Value, _endpoint);
-                }
-
-                return false;
-            }
-
-            inbound.Advance(plain);
-            _cipherStart += frameLength;
-        }
-
-        if (_cipherStart == _cipherEnd)
-        {
-            _cipherStart = _cipherEnd = 0;
-        }
-
-        return true;
-    }
-
-    private void EnsureCipherSpace(int freeBytes)
-    {
-        _cipherIn ??= new byte[Math.Max(MinReceiveSpace * 4, freeBytes)];
-        if (_cipherIn.Length - _cipherEnd >= freeBytes)
-        {
-            return;
-        }
-
-        int held = _cipherEnd - _cipherStart;
-        var target = _cipherIn.Length - held >= freeBytes ? _cipherIn : new byte[Math.Max(_cipherIn.Length * 2, held + freeBytes)];
-        Buffer.BlockCopy(_cipherIn, _cipherStart, target, 0, held);
-        _cipherIn = target;
-        _cipherStart = 0;
-        _cipherEnd = held;
     }
 
     /// <summary>

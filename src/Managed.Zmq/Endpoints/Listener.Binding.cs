@@ -1,0 +1,127 @@
+using System.Net.Sockets;
+using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Engine;
+using Managed.Zmq.Threading;
+using Managed.Zmq.Transports;
+
+namespace Managed.Zmq.Endpoints;
+
+/// <summary>Opening the listening socket: bind and listen (tcp, ipc), or adopt the caller's (Use_Fd).</summary>
+internal sealed partial class Listener
+{
+    /// <summary>Binds and listens synchronously (Bind reports EADDRINUSE at once); returns 0 or an errno.</summary>
+    public static int TryStart(IEndpointHost socket, TransportAddress address, out Listener? listener)
+    {
+        listener = null;
+        var options = socket.Options;
+        System.Net.Sockets.Socket? listenSocket = null;
+        if (options.UseFd >= 0)
+        {
+            return TryStartOnCallerSocket(socket, address, options.UseFd, out listener);
+        }
+
+        try
+        {
+            var endPoint = address.GetBindEndPoint();
+            listenSocket = address.CreateSocket(endPoint.AddressFamily);
+            if (address is IpcAddress ipc && !ipc.IsAbstract)
+            {
+                // A stale file from a dead process must not block a new bind (libzmq replaces it).
+                TryDeleteFile(ipc.Path);
+            }
+
+            if (endPoint.AddressFamily == AddressFamily.InterNetworkV6)
+            {
+                listenSocket.DualMode = options.Ipv6;
+            }
+
+            if (address is TcpAddress && options.BindToDevice.Length > 0)
+            {
+                if (!OperatingSystem.IsLinux())
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENOTSUP;
+                }
+
+                // SO_BINDTODEVICE (SOL_SOCKET 1, option 25); an unknown device fails the bind with ENODEV.
+                try
+                {
+                    listenSocket.SetRawSocketOption(1, 25, System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0"));
+                }
+                catch (SocketException)
+                {
+                    listenSocket.Dispose();
+                    return ZmqConstants.ENODEV;
+                }
+            }
+
+            if (address is TcpAddress && OperatingSystem.IsLinux())
+            {
+                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once. Set
+                // it raw (SOL_SOCKET 1, SO_REUSEADDR 2): .NET's ReuseAddress also sets SO_REUSEPORT on
+                // Linux, which would let a second socket listen on the same port instead of EADDRINUSE.
+                listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
+            }
+
+            DescriptorReserve.TryFill();
+            listenSocket.Bind(endPoint);
+            listenSocket.Listen(Math.Max(1, options.Backlog));
+            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
+            listener = Launch(socket, address, listenSocket, resolved, callerSocket: false);
+            return 0;
+        }
+        catch (SocketException ex)
+        {
+            listenSocket?.Dispose();
+            return ex.SocketErrorCode switch
+            {
+                SocketError.AddressAlreadyInUse => ZmqConstants.EADDRINUSE,
+                SocketError.AddressNotAvailable => ZmqConstants.EADDRNOTAVAIL,
+                SocketError.AccessDenied => ZmqConstants.EACCES,
+                SocketError.NoBufferSpaceAvailable => ZmqConstants.ENOBUFS,
+                _ => ZmqConstants.EINVAL,
+            };
+        }
+    }
+
+    /// <summary>Makes the listener of a bound, listening socket and starts accepting on its I/O thread.</summary>
+    private static Listener Launch(IEndpointHost socket, TransportAddress address, System.Net.Sockets.Socket listenSocket, string resolved, bool callerSocket)
+    {
+        var listener = new Listener(socket, address, listenSocket, socket.NextIoThread(), resolved) { _callerSocket = callerSocket };
+        listenSocket.Blocking = false;
+        listener._ioThread.Schedule(static s => ((Listener)s!).WatchAccept(), listener);
+        return listener;
+    }
+
+    /// <summary>
+    /// Use_Fd: listens on a socket the caller already bound and put in the listening state (libzmq uses it
+    /// instead of creating one, for socket activation). The caller keeps the descriptor: we never close it.
+    /// Last_Endpoint is what the socket is bound to, as libzmq reads it back.
+    /// </summary>
+    private static int TryStartOnCallerSocket(IEndpointHost socket, TransportAddress address, int fd, out Listener? listener)
+    {
+        listener = null;
+        System.Net.Sockets.Socket listenSocket;
+        try
+        {
+            listenSocket = new System.Net.Sockets.Socket(new SafeSocketHandle(fd, ownsHandle: false));
+        }
+        catch (SocketException)
+        {
+            return ZmqConstants.EINVAL;
+        }
+
+        try
+        {
+            string resolved = address.FormatBound(listenSocket.LocalEndPoint!);
+            listener = Launch(socket, address, listenSocket, resolved, callerSocket: true);
+            return 0;
+        }
+        catch (Exception ex) when (ex is SocketException or InvalidCastException or NullReferenceException)
+        {
+            // Not a bound socket of this endpoint's family.
+            listenSocket.Dispose();
+            return ZmqConstants.EINVAL;
+        }
+    }
+}

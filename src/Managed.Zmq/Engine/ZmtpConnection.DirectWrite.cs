@@ -1,0 +1,99 @@
+using System.Runtime.CompilerServices;
+using Managed.Zmq.Wire;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Pipes;
+
+namespace Managed.Zmq.Engine;
+
+/// <summary>The direct write: the user thread sends a reply itself when the write loop is parked (see docs/ARCHITECTURE.md, the write turn).</summary>
+internal sealed partial class ZmtpConnection
+{
+    /// <summary>Bytes at the head of the queue that a direct write already sent (see <see cref="TryWriteDirect"/>).</summary>
+    private int _directSentPrefix;
+
+    /// <summary>Largest queue a direct write takes on; more is the write loop's (a reply is usually small).</summary>
+    private const int DirectWriteLimit = 16 * 1024;
+
+    /// <summary>
+    /// Runs on the socket's user thread while the pipe's writer state is direct: the write loop is
+    /// parked and touches neither the queue's read side nor the OS socket's send side until the
+    /// state moves on. Writes the committed messages with one non-blocking system call, which saves
+    /// the wake-up of the I/O thread a reply would otherwise wait for. Anything unusual (CURVE, a
+    /// peer of minor version 0: ZMTP 3.0 and 2.0 need their subscriptions converted, 1.0 every frame; a pending
+    /// command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel buffer) is left to
+    /// the write loop.
+    /// </summary>
+    public bool TryWriteDirect(Pipe pipe)
+    {
+        if (_closing || _cipher is not null || _raw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
+            || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)
+        {
+            return false;
+        }
+
+        var outbound = pipe.Outbound;
+        var batch = outbound.Peek();
+        if (batch.IsEmpty)
+        {
+            return true;
+        }
+
+        if (batch.Length > DirectWriteLimit || FindExternal(batch) >= 0)
+        {
+            return false;
+        }
+
+        int sent = _transport.TrySendNow(batch);
+        if (sent < batch.Length)
+        {
+            // Nothing, or the head only: the write loop sends the rest (or meets the error). The
+            // messages that went out whole are consumed now, so a connection lost before the rest
+            // goes out resends only the message that was cut, whole, on the next connection.
+            int whole = WholeMessagesIn(batch[..Math.Max(sent, 0)], out int wholeMessages);
+            if (whole > 0)
+            {
+                outbound.Consume(whole);
+                if (wholeMessages > 0)
+                {
+                    outbound.MessagesConsumed(wholeMessages);
+                }
+            }
+
+            _directSentPrefix = Math.Max(sent, 0) - whole;
+            return false;
+        }
+
+        int messages = CountMessages(batch, out bool endsMidMessage);
+        outbound.Consume(batch.Length);
+        pipe.OutboundMidMessage = endsMidMessage;
+        outbound.MessagesConsumed(messages);
+        return true;
+    }
+
+    /// <summary>
+    /// Length of the whole messages (and commands) at the start of <paramref name="sent"/>, a message
+    /// cut short excluded; <paramref name="messages"/> counts the messages among them.
+    /// </summary>
+    internal static int WholeMessagesIn(ReadOnlySpan<byte> sent, out int messages)
+    {
+        messages = 0;
+        int offset = 0;
+        int end = 0;
+        while (sent.Length - offset >= 2)
+        {
+            if (ZmtpFrame.TryReadHeader(sent[offset..], out var header) != ZmtpStatus.Done || header.FrameLength > sent.Length - offset)
+            {
+                break;
+            }
+
+            offset += (int)header.FrameLength;
+            if (!header.More)
+            {
+                end = offset;
+                messages += header.IsCommand ? 0 : 1;
+            }
+        }
+
+        return end;
+    }
+}
