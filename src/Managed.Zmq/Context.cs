@@ -15,7 +15,7 @@ namespace Managed.Zmq;
 /// <see cref="Dispose"/> terminates like libzmq's <c>zmq_ctx_term</c> and waits for every socket
 /// to be disposed and for lingering messages to be sent.
 /// </remarks>
-public sealed class Context : IDisposable
+public sealed partial class Context : IDisposable
 {
     private readonly object _lock = new();
     private readonly HashSet<SocketCore> _sockets = [];

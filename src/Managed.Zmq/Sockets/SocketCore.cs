@@ -27,7 +27,7 @@ internal sealed partial class SocketCore
     private volatile bool _terminated;
     private volatile bool _closed;
 
-    public SocketCore(Context context, SocketType socketType)
+    public SocketCore(ISocketContext context, SocketType socketType)
     {
         Context = context;
         SocketType = socketType;
@@ -42,7 +42,7 @@ internal sealed partial class SocketCore
     /// <summary>What the metrics read of this socket (<see cref="ZmqMetrics"/>).</summary>
     public SocketMeters Meters { get; }
 
-    public Context Context { get; }
+    public ISocketContext Context { get; }
 
     public SocketType SocketType { get; }
 

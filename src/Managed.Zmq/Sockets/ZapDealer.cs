@@ -9,9 +9,9 @@ namespace Managed.Zmq.Sockets;
 /// </summary>
 internal sealed class ZapDealer : IZapEndpoint
 {
-    private readonly Context _context;
+    private readonly ISocketContext _context;
 
-    public ZapDealer(Context context) => _context = context;
+    public ZapDealer(ISocketContext context) => _context = context;
 
     public bool IsHandlerBound => _context.Inproc.IsBound(ZapRequester.Endpoint);
 
@@ -22,7 +22,7 @@ internal sealed class ZapDealer : IZapEndpoint
         private readonly SocketCore _dealer;
         private readonly Action _onChange;
 
-        public Channel(Context context, Action onChange)
+        public Channel(ISocketContext context, Action onChange)
         {
             _dealer = new SocketCore(context, SocketType.Dealer);
             _onChange = onChange;

@@ -70,7 +70,7 @@ public sealed class LayerTests
         ("Patterns", "Sockets", "temporary: pipes rewrite removes it (patterns hold their SocketCore)"),
         ("Inproc", "Sockets", "temporary: pipes rewrite removes it (InprocRegistry links SocketCores)"),
         ("Buffers", "Api", "known: the pool's buckets, thread caches and OutboundPayload call the public MessagePool (FreeBuffer, BucketCount); MessageGuard watches a Message. Fix: the pool's engine into Buffers, MessagePool a facade over it"),
-        ("Sockets", "Api", "known: receive sinks fill a public Message, PeerSnapshot makes a PeerInfo; SocketCore and ZapDealer reach their Context (inproc registry, I/O threads, lingering)"),
+        ("Sockets", "Api", "known: the receive sinks (MessageSink, ExpectedSizeSink) fill a public Message, part of the payload hand-off the pipes rewrite reshapes; PeerSnapshot makes a public PeerInfo"),
         ("Engine", "Api", "known: large frames are received into a MessagePool's buffers, which a Message then takes over (same fix as Buffers -> Api)"),
     ];
 
