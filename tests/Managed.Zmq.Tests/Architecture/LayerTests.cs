@@ -7,6 +7,21 @@ namespace Managed.Zmq.Tests.Architecture;
 /// (found by <see cref="TypeReferenceScanner"/>) must run down an edge of <see cref="Allowed"/>, or
 /// stay inside one layer. A layer is a namespace (a folder); <see cref="LayerOf"/> maps them.
 /// </summary>
+/// <remarks>
+/// <code>
+/// Api (root, Async/, Polling/)
+///  '-> Sockets -+-> Patterns -+-> Inproc -> Pipes -> Buffers -> Low
+///               |             +-> Pipes
+///               |             '-> Options -> Wire -> Low
+///               '-> Endpoints -> Engine -+-> Security (+Zap/) -+-> Crypto -> Low
+///                                        |                     '-> Wire
+///                                        +-> Transports -> Options
+///                                        +-> Pipes
+///                                        '-> Wire, Options
+/// Low: Threading -> Diagnostics -> Internal (+ the public vocabulary, see Vocabulary)
+/// Api and Sockets use Engine through its interfaces and enums only (SeamsOnly).
+/// </code>
+/// </remarks>
 public sealed class LayerTests
 {
     /// <summary>
@@ -30,7 +45,7 @@ public sealed class LayerTests
         // Options are the socket's settings that every layer under the socket reads, as libzmq hands
         // its options_t down to engines and sessions; validating ZMTP metadata names needs Wire.
         ["Options"] = ["Wire"],
-        ["Endpoints"] = ["Engine", "Inproc"],
+        ["Endpoints"] = ["Engine"],
         // The engine serves a pipe through IPipeEngine.
         ["Engine"] = ["Wire", "Security", "Transports", "Pipes", "Options"],
         // Security.Zap is part of this layer (mechanisms ask ZAP, ZAP reads mechanism metadata); it
