@@ -1,4 +1,5 @@
 
+using Managed.Zmq.Inproc;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
@@ -26,9 +27,10 @@ internal struct PipeTotals
     public void Add(Pipe pipe, bool depths)
     {
         MessagesDropped += Volatile.Read(ref pipe.MessagesDroppedAtHwm);
-        if (pipe.InprocOutbound is { } outbound)
+        if (pipe is InprocPipe inproc)
         {
-            var inbound = pipe.InprocInbound!;
+            var outbound = inproc.InprocOutbound;
+            var inbound = inproc.InprocInbound;
             long sent = outbound.CommittedMessages;
             long received = inbound.CommittedMessages;
             MessagesSent += sent;
@@ -46,8 +48,9 @@ internal struct PipeTotals
             return;
         }
 
-        var queueIn = pipe.Inbound;
-        var queueOut = pipe.Outbound;
+        var stream = (StreamPipe)pipe;
+        var queueIn = stream.Inbound;
+        var queueOut = stream.Outbound;
         MessagesSent += queueOut.ConsumedMessages;
         BytesSent += queueOut.ConsumedBytes;
         MessagesReceived += queueIn.CommittedMessages;

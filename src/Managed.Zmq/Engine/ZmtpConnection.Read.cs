@@ -66,7 +66,7 @@ internal sealed partial class ZmtpConnection
         return ParseReceived(_pipe);
     }
 
-    private async Task ReadLoopAsync(Pipe pipe)
+    private async Task ReadLoopAsync(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         try
@@ -178,7 +178,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
     /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.</remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
+    private async ValueTask<bool> ReadEncryptedAsync(StreamPipe pipe)
     {
         EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
         int read = await _transport.ReceiveAsync(_cipherIn.AsMemory(_cipherEnd)).ConfigureAwait(true);
@@ -204,7 +204,7 @@ internal sealed partial class ZmtpConnection
     /// which <see cref="ParseReceived"/> then treats exactly like clear traffic. A MAC failure or a
     /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, docs/libzmq-behaviour.md L9).
     /// </summary>
-    private bool DecryptAvailable(Pipe pipe)
+    private bool DecryptAvailable(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         long maxMessageSize = _socket.Options.MaxMessageSize;
@@ -284,7 +284,7 @@ internal sealed partial class ZmtpConnection
     /// frames of a message too, and a command must neither split a message nor reach the application
     /// (RFC 37 §Connection Heartbeating), nor take queue space the application never frees.
     /// </remarks>
-    private bool ParseReceived(Pipe pipe)
+    private bool ParseReceived(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         var buffer = inbound.WriteBuffer;

@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Diagnostics;
 using System.Buffers.Binary;
 using System.Threading.Channels;
-using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Pipes;
 
@@ -39,10 +38,10 @@ internal sealed class InprocChannel
     /// <summary>A frame's header in a chunk: its length, then its flags, 32 bits each.</summary>
     private const int HeaderSize = 8;
 
-    /// <summary>ZMTP's More and Command bits, which the frame hands on as they are (<see cref="InprocFrame.Flags"/>).</summary>
-    private const int MoreFlag = (int)ZmtpFrameFlags.More;
-    private const int CommandFlag = (int)ZmtpFrameFlags.Command;
-    private const int ZmtpFlags = MoreFlag | CommandFlag;
+    /// <summary>The frame's More and Command bits, which the frame hands on as they are (<see cref="InprocFrame.Flags"/>).</summary>
+    private const int MoreFlag = (int)FrameFlags.More;
+    private const int CommandFlag = (int)FrameFlags.Command;
+    private const int FrameFlagBits = MoreFlag | CommandFlag;
 
     /// <summary>The frame's bytes are the next <see cref="_payloads"/> entry's, not in the chunk.</summary>
     private const int PayloadFlag = 0x10;
@@ -170,7 +169,7 @@ internal sealed class InprocChannel
         }
     }
 
-    /// <summary>Queues a SUBSCRIBE or CANCEL command body, in order with the messages, outside the HWM.</summary>
+    /// <summary>Queues a command (a subscription change) body, in order with the messages, outside the HWM.</summary>
     public void WriteCommand(ReadOnlySpan<byte> body)
     {
         if (_send.UnitOpen)
@@ -429,16 +428,16 @@ internal sealed class InprocChannel
                 continue;
             }
 
-            var zmtpFlags = (ZmtpFrameFlags)(flags & ZmtpFlags);
+            var frameFlags = (FrameFlags)(flags & FrameFlagBits);
             if ((flags & PayloadFlag) != 0)
             {
                 bool taken = _payloads.Reader.TryRead(out var payload);
                 Debug.Assert(taken, "a committed payload frame's reference was handed over before its commit");
-                peek.Frame = new InprocFrame(payload!, zmtpFlags);
+                peek.Frame = new InprocFrame(payload!, frameFlags);
             }
             else
             {
-                peek.Frame = new InprocFrame(chunk, at, length, zmtpFlags);
+                peek.Frame = new InprocFrame(chunk, at, length, frameFlags);
                 at += length;
             }
 

@@ -7,7 +7,7 @@ namespace Managed.Zmq.Inproc;
 /// <summary>An inproc bind or connect as the socket tracks it; the links themselves live in <see cref="InprocRegistry"/>.</summary>
 internal sealed class InprocEndpoint : IEndpointHandle
 {
-    public InprocEndpoint(string address, bool bound, Pipe? pipe)
+    public InprocEndpoint(string address, bool bound, InprocPipe? pipe)
     {
         Address = address;
         IsBound = bound;
@@ -21,7 +21,7 @@ internal sealed class InprocEndpoint : IEndpointHandle
     public bool IsBound { get; }
 
     /// <summary>The connect side's pipe (null for a bind).</summary>
-    public Pipe? Pipe { get; }
+    public InprocPipe? Pipe { get; }
 
     public void Stop(int lingerMilliseconds)
     {

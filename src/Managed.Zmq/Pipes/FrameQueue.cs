@@ -1,12 +1,13 @@
 using System.Buffers;
 using System.Diagnostics;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Pipes;
 
 /// <summary>
-/// A single-producer single-consumer queue of ZMTP-encoded frames: the pipe between a socket
-/// (user thread) and a connection engine (I/O thread), one per direction.
+/// A single-producer single-consumer queue of ZMTP-encoded frames (<see cref="QueuedFrame"/>): a stream pipe's
+/// link between a socket (user thread) and a connection engine (I/O thread), one per direction.
 /// </summary>
 /// <remarks>
 /// <para>Frames are stored in their wire encoding, so the write loop hands the bytes to the OS
@@ -396,11 +397,9 @@ internal sealed class FrameQueue
             return;
         }
 
-        int offset = 0;
-        while (offset < frames.Length)
+        foreach (var frame in new QueuedFrames(frames))
         {
-            offset += QueuedFrame.Read(frames[offset..], out _, out bool external);
-            if (external && payloads.TryDequeue(out var payload))
+            if (frame.IsExternal && payloads.TryDequeue(out var payload))
             {
                 payload!.Release();
             }
