@@ -310,6 +310,88 @@ public sealed class FairQueueTests
         Assert.False(queue.HasMessage);
     }
 
+    [Fact]
+    public void TryPeek_SubscriptionCommandBetweenMessages_IsSkipped()
+    {
+        var queue = new FairQueue();
+        var (reader, writer) = NewInprocPair();
+        queue.Add(reader);
+        writer.WriteFrame(new OutboundFrame([1], more: false));
+        writer.WriteSubscription(subscribe: true, "t"u8);
+        writer.WriteFrame(new OutboundFrame([2], more: false));
+
+        Assert.Equal([[1], [2]], ReadAll(queue).Select(m => m[0]));
+    }
+
+    [Fact]
+    public void TryPeek_SurfaceSubscriptions_ReturnsTheCommandInOrder()
+    {
+        var queue = new FairQueue(surfaceSubscriptions: true);
+        var (reader, writer) = NewInprocPair();
+        queue.Add(reader);
+        writer.WriteFrame(new OutboundFrame([1], more: false));
+        writer.WriteSubscription(subscribe: false, "t"u8);
+
+        Assert.True(queue.TryPeek(out var pipe, out var message));
+        Assert.False(message.IsCommand);
+        queue.Consume(pipe, message);
+        Assert.True(queue.TryPeek(out pipe, out var command));
+        Assert.True(command.IsCommand);
+        Assert.True(pipe.TryReadSubscription(command, out bool subscribe, out var topic));
+        Assert.False(subscribe);
+        Assert.Equal("t"u8.ToArray(), topic.ToArray());
+        queue.Consume(pipe, command);
+        Assert.False(queue.HasMessage);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void TryPeek_Conflate_DeliversOnlyTheNewestMessage(bool inproc)
+    {
+        var queue = new FairQueue { Conflate = true };
+        if (inproc)
+        {
+            var (reader, writer) = NewInprocPair();
+            queue.Add(reader);
+            for (byte i = 1; i <= 3; i++)
+            {
+                writer.WriteFrame(new OutboundFrame([i], more: false));
+            }
+        }
+        else
+        {
+            var pipe = NewEnginePipe();
+            queue.Add(pipe);
+            for (byte i = 1; i <= 3; i++)
+            {
+                Deliver(pipe, [i]);
+            }
+        }
+
+        Assert.Equal([3], ReadAll(queue).Single()[0]);
+    }
+
+    [Fact]
+    public void Remove_PipeMidMessage_NextPeekServesAnotherPipe()
+    {
+        var queue = new FairQueue();
+        var first = NewEnginePipe();
+        var second = NewEnginePipe();
+        queue.Add(first);
+        queue.Add(second);
+        Deliver(first, [1], [2]);
+        Deliver(second, [9]);
+        Assert.True(queue.TryPeek(out var pipe, out var frame));
+        Assert.Same(first, pipe);
+        queue.Consume(pipe, frame);
+
+        queue.Remove(first);
+
+        Assert.Equal([9], ReadAll(queue).Single()[0]);
+        Assert.Equal(1, queue.Count);
+    }
+
     private StreamPipe NewEnginePipe() => new(_core, sendHwm: 0, receiveHwm: 0, fromConnect: false);
 
     private (InprocPipe Reader, InprocPipe Writer) NewInprocPair()
