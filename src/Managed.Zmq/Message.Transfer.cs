@@ -74,12 +74,12 @@ public sealed unsafe partial class Message
     /// False, with nothing changed, when its buffer cannot be taken (inproc, another bucket). Only for frames of at
     /// least <see cref="TakeOverThreshold"/> bytes: smaller ones never have a buffer of their own.
     /// </summary>
-    internal bool TryTakeReceivedBuffer(Sockets.SocketCore core, ReadOnlySpan<byte> frame)
+    internal bool TryTakeReceivedBuffer(in Pipes.InboundFrame frame)
     {
         Debug.Assert(!_disposed, "the caller validates the message");
         Debug.Assert(frame.Length >= TakeOverThreshold, "callers copy small frames without asking");
         bool pooled = _kind == ContentKind.Pooled;
-        if (core.TakeReceivedPayload(frame, pooled ? _bucket : -1) is not { } payload)
+        if (frame.TakePayload(pooled ? _bucket : -1) is not { } payload)
         {
             return false;
         }

@@ -93,7 +93,7 @@ public sealed partial class Socket
         if (handle is InprocEndpoint && TryGetInprocName(endpoint, out string? name))
         {
             _core.Context.Inproc.Unbind(name, _core);
-            foreach (var pipe in _core.PatternPipes.Where(p => !p.FromConnect && p.InprocName == name).ToArray())
+            foreach (var pipe in _core.PatternPipes.OfType<InprocPipe>().Where(p => !p.FromConnect && p.InprocName == name).ToArray())
             {
                 _core.DropInprocPipe(pipe);
             }
@@ -112,7 +112,7 @@ public sealed partial class Socket
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
         var handle = _core.RemoveEndpoint(endpoint, bound: false);
-        if (handle is InprocEndpoint { Pipe: { } inprocPipe })
+        if (handle is InprocEndpoint { Pipe: InprocPipe inprocPipe })
         {
             _core.Context.Inproc.RemovePending(inprocPipe);
             _core.DropInprocPipe(inprocPipe);

@@ -1,3 +1,4 @@
+using Managed.Zmq.Inproc;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Sockets;
@@ -94,14 +95,14 @@ public sealed partial class Socket
             return false;
         }
 
-        if (pipe.InprocOutbound is not null)
+        if (pipe is InprocPipe inproc)
         {
-            if (pipe.Peer is null)
+            if (inproc.Peer is null)
             {
                 return false;
             }
 
-            _core.DropInprocPipe(pipe);
+            _core.DropInprocPipe(inproc);
             return true;
         }
 

@@ -72,7 +72,7 @@ public sealed partial class Socket
             ThrowHelper.ThrowMessageNotInitialized();
         }
 
-        var sink = new MessageSink(message, _core);
+        var sink = new MessageSink(message);
         if (!RecvCore(ref sink, (flags & RecvFlags.DontWait) != 0))
         {
             return -1;
@@ -106,7 +106,7 @@ public sealed partial class Socket
             ThrowHelper.ThrowZmqException(ZmqConstants.EBUFFERSMALL, "Buffer size is smaller than expected");
         }
 
-        var sink = new ExpectedSizeSink(message, expectSize, _core);
+        var sink = new ExpectedSizeSink(message, expectSize);
         if (!RecvCore(ref sink, (flags & RecvFlags.DontWait) != 0))
         {
             return -1;

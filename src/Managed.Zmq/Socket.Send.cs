@@ -137,16 +137,7 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        _core.PendingPayload = !_core.Options.EncryptsFrames ? payload : null;
-        SendStatus result;
-        try
-        {
-            result = _core.Send(message.Content, more, dontWait);
-        }
-        finally
-        {
-            _core.PendingPayload = null;
-        }
+        var result = _core.Send(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more), dontWait);
 
         if (result != SendStatus.Sent)
         {
@@ -170,15 +161,12 @@ public sealed partial class Socket
     private SendStatus SendLargeCopy(ReadOnlySpan<byte> data, SendFlags flags)
     {
         var payload = Buffers.HeadroomCopy.Create(data);
-        _core.PendingPayload = payload;
         try
         {
-            return _core.Send(payload.Span, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+            return _core.Send(new Pipes.OutboundFrame(payload.Span, payload, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
         }
         finally
         {
-            _core.PendingPayload = null;
-
             // The pipes that queued it hold their own references; if none did, the buffer goes back now.
             payload.ReleaseFromSend(mayWait: true, out _);
         }

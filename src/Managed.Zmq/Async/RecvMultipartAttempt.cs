@@ -20,7 +20,7 @@ internal struct RecvMultipartAttempt : IAsyncAttempt<MultipartMessage>
     public bool TryExecute(SocketCore core, out MultipartMessage result)
     {
         _first ??= new Message();
-        var firstSink = new MessageSink(_first, core);
+        var firstSink = new MessageSink(_first);
         if (!AsyncSocketCalls.TryRecv(core, ref firstSink))
         {
             result = null!;
@@ -38,7 +38,7 @@ internal struct RecvMultipartAttempt : IAsyncAttempt<MultipartMessage>
             {
                 var frame = new Message();
                 result.Add(frame);
-                var sink = new MessageSink(frame, core);
+                var sink = new MessageSink(frame);
                 AsyncSocketCalls.RecvRemaining(core, ref sink);
                 more = frame.More;
                 core.ReceiveMore = more;

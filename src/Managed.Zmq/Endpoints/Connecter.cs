@@ -33,7 +33,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
 
     /// <summary>Guards <see cref="_pipe"/> and <see cref="_pipeTaken"/>: the I/O thread renews the pipe, Disconnect takes it.</summary>
     private readonly Lock _pipeLock = new();
-    private Pipe _pipe;
+    private StreamPipe _pipe;
 
     /// <summary>Disconnect took the pipe: no new one is made after it.</summary>
     private bool _pipeTaken;
@@ -41,7 +41,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     /// <summary>The routing id given at Connect (Connect_Routing_Id), for every pipe of this endpoint; empty when none.</summary>
     private readonly byte[] _connectRoutingId;
 
-    public Connecter(IEndpointHost socket, TransportAddress address, Pipe pipe)
+    public Connecter(IEndpointHost socket, TransportAddress address, StreamPipe pipe)
     {
         _socket = socket;
         _address = address;
@@ -54,7 +54,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     /// The pipe the next (or current) connection serves: the same one for the endpoint's whole life,
     /// except under Immediate, where each connection gets its own (<see cref="Pipe.EndsWithConnection"/>).
     /// </summary>
-    public Pipe Pipe
+    public StreamPipe Pipe
     {
         get
         {
@@ -66,7 +66,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
     }
 
     /// <summary>Disconnect (user thread): the pipe now serving the endpoint, which the caller detaches; no new one follows it.</summary>
-    public Pipe TakePipe()
+    public StreamPipe TakePipe()
     {
         lock (_pipeLock)
         {

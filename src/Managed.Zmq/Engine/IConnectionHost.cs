@@ -31,7 +31,7 @@ internal interface IConnectionHost
     /// <summary>Where a connection's handshake sends its ZAP requests (RFC 27).</summary>
     IZapEndpoint Zap { get; }
 
-    Pipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false);
+    StreamPipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false);
 
     /// <summary>I/O thread: a handshake completed over <paramref name="pipe"/>.</summary>
     void OnPipeConnected(Pipe pipe, IConnection connection);

@@ -19,7 +19,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
     /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.</remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> ReadEncryptedAsync(Pipe pipe)
+    private async ValueTask<bool> ReadEncryptedAsync(StreamPipe pipe)
     {
         EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
         int read = await _transport.ReceiveAsync(_cipherIn.AsMemory(_cipherEnd)).ConfigureAwait(true);
@@ -45,7 +45,7 @@ internal sealed partial class ZmtpConnection
     /// which <see cref="ParseReceived"/> then treats exactly like clear traffic. A MAC failure or a
     /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, docs/libzmq-behaviour.md L9).
     /// </summary>
-    private bool DecryptAvailable(Pipe pipe)
+    private bool DecryptAvailable(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         long maxMessageSize = _host.Options.MaxMessageSize;

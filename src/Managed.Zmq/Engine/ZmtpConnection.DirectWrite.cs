@@ -23,7 +23,7 @@ internal sealed partial class ZmtpConnection
     /// command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel buffer) is left to
     /// the write loop.
     /// </summary>
-    public bool TryWriteDirect(Pipe pipe)
+    public bool TryWriteDirect(StreamPipe pipe)
     {
         if (_closing || _cipher is not null || _raw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
             || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)

@@ -25,7 +25,7 @@ internal sealed partial class ZmtpConnection
     /// peer's one huge unknown command costs no memory of its size. <paramref name="remaining"/> is what is
     /// still to come of a frame to discard.
     /// </summary>
-    private LargeCommand ExamineLargeCommand(Pipe pipe, in ZmtpFrameHeader header, out long remaining)
+    private LargeCommand ExamineLargeCommand(StreamPipe pipe, in ZmtpFrameHeader header, out long remaining)
     {
         remaining = 0;
         var inbound = pipe.Inbound;
@@ -48,7 +48,7 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>Drops the partial command at the parse offset and receives the <paramref name="remaining"/> octets of it into the queue's free space, keeping none; false when the connection ended.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> DiscardCommandAsync(Pipe pipe, long remaining)
+    private async ValueTask<bool> DiscardCommandAsync(StreamPipe pipe, long remaining)
     {
         var inbound = pipe.Inbound;
         inbound.Truncate(_parseOffset);

@@ -41,7 +41,7 @@ internal sealed partial class ZmtpConnection
     /// queue segment as large as the frame. Such segments are too big for any pool to keep, so
     /// each one would be a new array on the large-object heap and a gen-2 collection now and then.
     /// </summary>
-    private bool IsDirectFrameWaiting(Pipe pipe, out ZmtpFrameHeader header)
+    private bool IsDirectFrameWaiting(StreamPipe pipe, out ZmtpFrameHeader header)
     {
         header = default;
         if (_pendingFrameBytes < DirectFrameThreshold)
@@ -68,7 +68,7 @@ internal sealed partial class ZmtpConnection
     // Pooled builder: this await completes asynchronously for nearly every large frame, and a
     // fresh state-machine box per frame would be the only allocation left on this path.
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> ReceiveDirectFrameAsync(Pipe pipe, ZmtpFrameHeader header)
+    private async ValueTask<bool> ReceiveDirectFrameAsync(StreamPipe pipe, ZmtpFrameHeader header)
     {
         var inbound = pipe.Inbound;
         int bodyLength = (int)header.BodyLength;

@@ -37,7 +37,7 @@ internal sealed partial class ZmtpConnection
         return _reason;
     }
 
-    private async Task ReadRawLoopAsync(Pipe pipe)
+    private async Task ReadRawLoopAsync(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         try
@@ -74,7 +74,7 @@ internal sealed partial class ZmtpConnection
         }
     }
 
-    private async Task WriteRawLoopAsync(Pipe pipe)
+    private async Task WriteRawLoopAsync(StreamPipe pipe)
     {
         var outbound = pipe.Outbound;
         try

@@ -57,7 +57,7 @@ internal sealed partial class ZmtpConnection
         return ParseReceived(_pipe);
     }
 
-    private async Task ReadLoopAsync(Pipe pipe)
+    private async Task ReadLoopAsync(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         try
@@ -177,7 +177,7 @@ internal sealed partial class ZmtpConnection
     /// frames of a message too, and a command must neither split a message nor reach the application
     /// (RFC 37 §Connection Heartbeating), nor take queue space the application never frees.
     /// </remarks>
-    private bool ParseReceived(Pipe pipe)
+    private bool ParseReceived(StreamPipe pipe)
     {
         var inbound = pipe.Inbound;
         var buffer = inbound.WriteBuffer;

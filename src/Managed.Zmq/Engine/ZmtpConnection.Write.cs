@@ -20,7 +20,7 @@ internal sealed partial class ZmtpConnection
     /// Sends whatever the socket has committed, as it lies in the queue: up to a segment
     /// (64 KiB, hundreds of small messages) per system call.
     /// </summary>
-    private async Task WriteLoopAsync(Pipe pipe)
+    private async Task WriteLoopAsync(StreamPipe pipe)
     {
         _skipPartialMessage = pipe.OutboundMidMessage;
         var outbound = pipe.Outbound;
@@ -123,16 +123,12 @@ internal sealed partial class ZmtpConnection
     /// <summary>Offset of the first frame whose payload lies outside the queue, or -1.</summary>
     private static int FindExternal(ReadOnlySpan<byte> frames)
     {
-        int offset = 0;
-        while (offset < frames.Length)
+        foreach (var frame in new QueuedFrames(frames))
         {
-            int queued = QueuedFrame.Read(frames[offset..], out _, out bool external);
-            if (external)
+            if (frame.IsExternal)
             {
-                return offset;
+                return frame.Offset;
             }
-
-            offset += queued;
         }
 
         return -1;
@@ -145,7 +141,7 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     // Pooled builder: the payload send completes asynchronously for most large frames (see ReceiveDirectFrameAsync).
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SendExternalFrameAsync(Pipe pipe, ReadOnlyMemory<byte> batch)
+    private async ValueTask SendExternalFrameAsync(StreamPipe pipe, ReadOnlyMemory<byte> batch)
     {
         int queued = QueuedFrame.Read(batch.Span, out var header, out _);
         var payload = pipe.PeekPayload();
@@ -179,7 +175,7 @@ internal sealed partial class ZmtpConnection
     /// The outbound queue is empty: ends the connection if it was to close once drained (false), else parks
     /// the writer until a sender wakes it (true). Every write loop's idle path.
     /// </summary>
-    private async ValueTask<bool> AwaitOutboundAsync(Pipe pipe)
+    private async ValueTask<bool> AwaitOutboundAsync(StreamPipe pipe)
     {
         if (_closeWhenDrained)
         {
@@ -201,7 +197,7 @@ internal sealed partial class ZmtpConnection
     /// resume level. Zero-copy callbacks that overflowed their thread's ring run here rather than cost a
     /// wake-up elsewhere.
     /// </summary>
-    private void CompleteWrite(Pipe pipe, int length, int messages, bool endsMidMessage)
+    private void CompleteWrite(StreamPipe pipe, int length, int messages, bool endsMidMessage)
     {
         DeferredReleases.RunPending();
         pipe.Outbound.Consume(length);
@@ -217,7 +213,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>One queued frame whose body the caller owned went out (its payload released already).</summary>
-    private void CompleteExternalWrite(Pipe pipe, int queued, bool more)
+    private void CompleteExternalWrite(StreamPipe pipe, int queued, bool more)
     {
         pipe.Outbound.Consume(queued);
         pipe.OutboundMidMessage = more;
@@ -287,19 +283,16 @@ internal sealed partial class ZmtpConnection
     {
         int messages = 0;
         endsMidMessage = false;
-        while (!frames.IsEmpty)
+        foreach (var frame in new QueuedFrames(frames))
         {
-            int queued = QueuedFrame.Read(frames, out var header, out _);
-            if (!header.IsCommand)
+            if (!frame.IsCommand)
             {
-                endsMidMessage = header.More;
-                if (!header.More)
+                endsMidMessage = frame.More;
+                if (!frame.More)
                 {
                     messages++;
                 }
             }
-
-            frames = frames[queued..];
         }
 
         return messages;
@@ -308,16 +301,12 @@ internal sealed partial class ZmtpConnection
     /// <summary>Offset of the first command frame in <paramref name="frames"/>, or -1.</summary>
     private static int FindCommand(ReadOnlySpan<byte> frames)
     {
-        int offset = 0;
-        while (offset < frames.Length)
+        foreach (var frame in new QueuedFrames(frames))
         {
-            int queued = QueuedFrame.Read(frames[offset..], out var header, out _);
-            if (header.IsCommand)
+            if (frame.IsCommand)
             {
-                return offset;
+                return frame.Offset;
             }
-
-            offset += queued;
         }
 
         return -1;
@@ -344,18 +333,18 @@ internal sealed partial class ZmtpConnection
         outbound.Consume(frameLength);
     }
 
-    private static int SkipToMessageEnd(ReadOnlySpan<byte> frames, Pipe pipe)
+    private static int SkipToMessageEnd(ReadOnlySpan<byte> frames, StreamPipe pipe)
     {
         int skipped = 0;
-        while (skipped < frames.Length)
+        foreach (var frame in new QueuedFrames(frames))
         {
-            skipped += QueuedFrame.Read(frames[skipped..], out var header, out bool external);
-            if (external)
+            skipped = frame.Offset + frame.QueuedLength;
+            if (frame.IsExternal)
             {
                 pipe.TakePayload().Release();
             }
 
-            if (!header.More && !header.IsCommand)
+            if (!frame.More && !frame.IsCommand)
             {
                 pipe.OutboundMidMessage = false;
                 pipe.Outbound.MessagesConsumed(1);

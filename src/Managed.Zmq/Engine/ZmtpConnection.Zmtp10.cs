@@ -26,7 +26,7 @@ internal sealed partial class ZmtpConnection
     private byte[]? _zmtp10Out;
 
     /// <summary>Starts translating: the peer's "subscribe to everything" if it needs one, then what the handshake read past the identity.</summary>
-    private bool StartZmtp10(Pipe pipe, HandshakeResult result)
+    private bool StartZmtp10(StreamPipe pipe, HandshakeResult result)
     {
         _zmtp10Decoder = new Zmtp10Decoder(pipe.Inbound, _host.Options.MaxMessageSize, RentFrameBuffer);
         _zmtp10In = new byte[Zmtp10ReceiveBuffer];
@@ -45,7 +45,7 @@ internal sealed partial class ZmtpConnection
         return ok;
     }
 
-    private async Task ReadZmtp10LoopAsync(Pipe pipe)
+    private async Task ReadZmtp10LoopAsync(StreamPipe pipe)
     {
         var decoder = _zmtp10Decoder!;
         var input = _zmtp10In!;
@@ -101,7 +101,7 @@ internal sealed partial class ZmtpConnection
         }
     }
 
-    private async Task WriteZmtp10LoopAsync(Pipe pipe)
+    private async Task WriteZmtp10LoopAsync(StreamPipe pipe)
     {
         _skipPartialMessage = pipe.OutboundMidMessage;
         var outbound = pipe.Outbound;
@@ -215,7 +215,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>Sends one frame whose payload lies outside the queue: an RFC 13 header, then the payload from its own memory.</summary>
-    private async ValueTask SendZmtp10ExternalFrameAsync(Pipe pipe, ReadOnlyMemory<byte> batch)
+    private async ValueTask SendZmtp10ExternalFrameAsync(StreamPipe pipe, ReadOnlyMemory<byte> batch)
     {
         int queued = QueuedFrame.Read(batch.Span, out var header, out _);
         var payload = pipe.PeekPayload();

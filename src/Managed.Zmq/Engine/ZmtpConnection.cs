@@ -21,12 +21,12 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
     private readonly string _endpoint;
 
     /// <summary>For a connecting socket, the long-lived pipe we serve; null for an accepted connection until the handshake creates one.</summary>
-    private readonly Pipe? _connectPipe;
+    private readonly StreamPipe? _connectPipe;
 
     private readonly AsyncSignal _writerSignal;
     private readonly AsyncSignal _readerSignal;
 
-    private Pipe? _pipe;
+    private StreamPipe? _pipe;
 
     /// <summary>The security mechanism, once the handshake is done.</summary>
     private Security.IMechanism? _mechanism;
@@ -55,7 +55,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
     /// <summary>Connections carry raw bytes, not ZMTP (<see cref="IConnectionHost.IsRaw"/>, read when the connection starts).</summary>
     private bool _raw;
 
-    public ZmtpConnection(IConnectionHost host, IByteTransport transport, IoThread ioThread, string endpoint, Pipe? connectPipe)
+    public ZmtpConnection(IConnectionHost host, IByteTransport transport, IoThread ioThread, string endpoint, StreamPipe? connectPipe)
     {
         _host = host;
         _transport = transport;
@@ -230,7 +230,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
     }
 
     /// <summary>After both loops ended: detaches the pipe, drops the connection's state, reports the disconnect.</summary>
-    private DisconnectReason EndConnection(Pipe pipe)
+    private DisconnectReason EndConnection(StreamPipe pipe)
     {
         pipe.SetEngine(null);
         if (_connectPipe is null || pipe.EndsWithConnection)
@@ -250,7 +250,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
     }
 
     /// <summary>What Socket.GetPeers shows of this connection, fixed as it starts (null <paramref name="result"/>: raw).</summary>
-    private PeerConnection DescribeConnection(Pipe pipe, HandshakeResult? result)
+    private PeerConnection DescribeConnection(StreamPipe pipe, HandshakeResult? result)
     {
         Wire.ZmtpSocketTypes.TryParseName(System.Text.Encoding.ASCII.GetBytes(result?.PeerMetadata.SocketType ?? string.Empty), out var peerType);
         bool knownType = result?.PeerMetadata.SocketType is not null;

@@ -1,7 +1,5 @@
-using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
-using Managed.Zmq.Options;
-using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Inproc;
 
@@ -9,8 +7,7 @@ namespace Managed.Zmq.Inproc;
 /// One frame of an inproc channel, as the receiver peeks it: its bytes either in a chunk the sending
 /// pipe filled (at an offset, <see cref="Length"/> bytes) or, for a large or zero-copy Message, in that
 /// Message's own memory (<see cref="Payload"/>, whose reference the frame owns). No ZMTP: the flags
-/// are ZMTP's (<see cref="ZmtpFrameFlags.More"/>, <see cref="ZmtpFrameFlags.Command"/>) so that the pipe
-/// hands them on as they are.
+/// are the pipes' own (<see cref="FrameFlags"/>), which the pipe hands on as they are.
 /// </summary>
 internal readonly struct InprocFrame
 {
@@ -18,9 +15,9 @@ internal readonly struct InprocFrame
     private readonly object _bytes;
     private readonly int _offset;
     private readonly int _length;
-    private readonly ZmtpFrameFlags _flags;
+    private readonly FrameFlags _flags;
 
-    public InprocFrame(byte[] chunk, int offset, int length, ZmtpFrameFlags flags)
+    public InprocFrame(byte[] chunk, int offset, int length, FrameFlags flags)
     {
         _bytes = chunk;
         _offset = offset;
@@ -28,7 +25,7 @@ internal readonly struct InprocFrame
         _flags = flags;
     }
 
-    public InprocFrame(OutboundPayload payload, ZmtpFrameFlags flags)
+    public InprocFrame(OutboundPayload payload, FrameFlags flags)
     {
         _bytes = payload;
         _length = payload.Length;
@@ -39,13 +36,13 @@ internal readonly struct InprocFrame
 
     public OutboundPayload? Payload => _bytes as OutboundPayload;
 
-    /// <summary>More and Command, as ZMTP spells them.</summary>
-    public ZmtpFrameFlags Flags => _flags;
+    /// <summary>More and Command.</summary>
+    public FrameFlags Flags => _flags;
 
-    public bool More => (_flags & ZmtpFrameFlags.More) != 0;
+    public bool More => (_flags & FrameFlags.More) != 0;
 
     /// <summary>A SUBSCRIBE or CANCEL command (XPUB/XSUB forwarding), which does not count against the HWM.</summary>
-    public bool IsCommand => (_flags & ZmtpFrameFlags.Command) != 0;
+    public bool IsCommand => (_flags & FrameFlags.Command) != 0;
 
     public ReadOnlySpan<byte> Body => _bytes is byte[] chunk ? new ReadOnlySpan<byte>(chunk, _offset, _length) : ((OutboundPayload)_bytes).Span;
 }

@@ -13,7 +13,7 @@ internal sealed class InprocRegistry
 {
     private readonly object _lock = new();
     private readonly Dictionary<string, SocketCore> _bound = [];
-    private readonly Dictionary<string, List<(SocketCore Socket, Pipe Pipe)>> _pending = [];
+    private readonly Dictionary<string, List<(SocketCore Socket, InprocPipe Pipe)>> _pending = [];
 
     /// <summary>Binds <paramref name="name"/> to <paramref name="socket"/>; links connects that waited. Returns 0 or EADDRINUSE.</summary>
     public int Bind(string name, SocketCore socket)
@@ -40,7 +40,7 @@ internal sealed class InprocRegistry
     }
 
     /// <summary>Connects <paramref name="pipe"/> of <paramref name="socket"/> to the name, now or when it is bound.</summary>
-    public void Connect(string name, SocketCore socket, Pipe pipe)
+    public void Connect(string name, SocketCore socket, InprocPipe pipe)
     {
         lock (_lock)
         {
@@ -100,7 +100,7 @@ internal sealed class InprocRegistry
     /// True when <paramref name="pipe"/> (a connect's) was never linked to a binder and no longer
     /// waits for one: nobody will ever read what it queued.
     /// </summary>
-    public bool IsUnlinkedAndForgotten(Pipe pipe)
+    public bool IsUnlinkedAndForgotten(InprocPipe pipe)
     {
         lock (_lock)
         {
@@ -108,7 +108,7 @@ internal sealed class InprocRegistry
         }
     }
 
-    public void RemovePending(Pipe pipe)
+    public void RemovePending(InprocPipe pipe)
     {
         lock (_lock)
         {
@@ -119,16 +119,16 @@ internal sealed class InprocRegistry
         }
     }
 
-    private static void Link(string name, SocketCore connector, Pipe connectPipe, SocketCore binder)
+    private static void Link(string name, SocketCore connector, InprocPipe connectPipe, SocketCore binder)
     {
         // libzmq sums both sides for inproc: capacity = sender SNDHWM + receiver RCVHWM, 0 on either meaning no limit.
-        var bindPipe = new Pipe(
+        var bindPipe = new InprocPipe(
             binder,
             SumHwm(binder.Options.SendHwm, connector.Options.ReceiveHwm),
             binder.Options.ReceiveHwm,
             fromConnect: false,
-            outbound: connectPipe.InprocInbound!,
-            inbound: connectPipe.InprocOutbound!)
+            outbound: connectPipe.InprocInbound,
+            inbound: connectPipe.InprocOutbound)
         {
             PeerIdentity = connector.Options.RoutingId.ToArray(),
             PeerSignal = connector.Signal,

@@ -1,25 +1,17 @@
-
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
-/// <summary>
-/// DEALER (RFC 28): round-robin send and fair-queued receive, no envelope. With one direction
-/// switched off it is PUSH or PULL (RFC 30), which differ from DEALER only there.
-/// </summary>
+/// <summary>DEALER (RFC 28): round-robin send and fair-queued receive, no envelope.</summary>
 internal sealed class Dealer : Pattern
 {
     private readonly LoadBalancer _out = new();
     private readonly FairQueue _in = new();
-    private readonly bool _canSend;
-    private readonly bool _canReceive;
 
-    public Dealer(SocketCore socket, bool canSend, bool canReceive)
+    public Dealer(SocketCore socket)
         : base(socket)
     {
-        _canSend = canSend;
-        _canReceive = canReceive;
     }
 
     public override void Attach(Pipe pipe)
@@ -34,28 +26,15 @@ internal sealed class Dealer : Pattern
         _in.Remove(pipe);
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
-        => _canSend ? _out.Send(frame, more) : SendStatus.NotSupported;
+    public override SendStatus Send(in OutboundFrame frame) => _out.Send(frame);
 
     public override RecvStatus Recv<TSink>(ref TSink sink)
     {
-        if (!_canReceive)
-        {
-            return RecvStatus.NotSupported;
-        }
-
         _in.Conflate = Socket.Options.Conflate;
-        if (!_in.TryPeek(out var pipe, out var header, out var body))
-        {
-            return RecvStatus.WouldBlock;
-        }
-
-        sink.Deliver(body, header.More);
-        _in.Consume(pipe, header);
-        return RecvStatus.Received;
+        return Pull.Receive(_in, ref sink);
     }
 
-    public override bool CanReceive => _canReceive && _in.HasMessage;
+    public override bool CanReceive => _in.HasMessage;
 
-    public override bool CanSend => _canSend && _out.CanSend;
+    public override bool CanSend => _out.CanSend;
 }

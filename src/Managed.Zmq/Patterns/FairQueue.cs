@@ -1,4 +1,3 @@
-using Managed.Zmq.Wire;
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Patterns;
@@ -113,12 +112,12 @@ internal sealed class FairQueue
     }
 
     /// <summary>Peeks the next frame due, skipping engine commands; false when nothing is queued.</summary>
-    public bool TryPeek(out Pipe pipe, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
+    public bool TryPeek(out Pipe pipe, out InboundFrame frame)
     {
         if (_inMessage is not null)
         {
             pipe = _inMessage;
-            return TryPeekFrom(pipe, out header, out body);
+            return TryPeekFrom(pipe, out frame);
         }
 
         TakeActivations();
@@ -131,7 +130,7 @@ internal sealed class FairQueue
 
             pipe = _pipes[_current];
             PipesExamined++;
-            if (TryPeekFrom(pipe, out header, out body))
+            if (TryPeekFrom(pipe, out frame))
             {
                 return true;
             }
@@ -154,16 +153,15 @@ internal sealed class FairQueue
         }
 
         pipe = null!;
-        header = default;
-        body = default;
+        frame = default;
         return false;
     }
 
     /// <summary>Consumes the frame just peeked from <paramref name="pipe"/>.</summary>
-    public void Consume(Pipe pipe, in ZmtpFrameHeader header)
+    public void Consume(Pipe pipe, in InboundFrame frame)
     {
-        pipe.ConsumeFrame(header);
-        if (header.More && !header.IsCommand)
+        pipe.ConsumeFrame(frame);
+        if (frame.More && !frame.IsCommand)
         {
             _inMessage = pipe;
             return;
@@ -174,7 +172,7 @@ internal sealed class FairQueue
     }
 
     /// <summary>True when some pipe holds a frame for the application.</summary>
-    public bool HasMessage => TryPeek(out _, out _, out _);
+    public bool HasMessage => TryPeek(out _, out _);
 
     /// <summary>Moves the pipes their producers woke back into the active prefix.</summary>
     private void TakeActivations()
@@ -212,24 +210,24 @@ internal sealed class FairQueue
         first.FairQueueIndex = b;
     }
 
-    private bool TryPeekFrom(Pipe pipe, out ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
+    private bool TryPeekFrom(Pipe pipe, out InboundFrame frame)
     {
         if (Conflate && _inMessage is null)
         {
             DropAllButNewest(pipe);
         }
 
-        while (pipe.TryPeekFrame(out header, out body))
+        while (pipe.TryPeekFrame(out frame))
         {
             // A publisher's queue holds no command but SUBSCRIBE and CANCEL (the engine keeps no other,
             // and inproc peers write no other), which the publisher parses as it applies them.
-            if (!header.IsCommand || SurfaceSubscriptions)
+            if (!frame.IsCommand || SurfaceSubscriptions)
             {
                 return true;
             }
 
             // PING/PONG were answered by the engine; other commands are ignored (docs/libzmq-behaviour.md L11).
-            pipe.ConsumeFrame(header);
+            pipe.ConsumeFrame(frame);
         }
 
         return false;
@@ -237,9 +235,9 @@ internal sealed class FairQueue
 
     private static void DropAllButNewest(Pipe pipe)
     {
-        while (pipe.InboundQueuedMessages > 1 && pipe.TryPeekFrame(out var header, out _))
+        while (pipe.InboundQueuedMessages > 1 && pipe.TryPeekFrame(out var frame))
         {
-            pipe.ConsumeFrame(header);
+            pipe.ConsumeFrame(frame);
         }
     }
 }

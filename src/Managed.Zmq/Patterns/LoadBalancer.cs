@@ -44,8 +44,9 @@ internal sealed class LoadBalancer
         }
     }
 
-    public SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public SendStatus Send(in OutboundFrame frame)
     {
+        bool more = frame.More;
         if (_dropRest)
         {
             _dropRest = more;
@@ -58,7 +59,7 @@ internal sealed class LoadBalancer
             return SendStatus.WouldBlock;
         }
 
-        pipe.WriteFrame(frame, more);
+        pipe.WriteFrame(frame);
         LastPipe = pipe;
         _inMessage = more ? pipe : null;
         return SendStatus.Sent;

@@ -32,7 +32,7 @@ internal sealed class Pair : Pattern
         }
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
         var pipe = _pipe;
         if (pipe is null || (!pipe.SendInProgress && !pipe.CanWrite))
@@ -40,24 +40,24 @@ internal sealed class Pair : Pattern
             return SendStatus.WouldBlock;
         }
 
-        pipe.WriteFrame(frame, more);
-        pipe.SendInProgress = more;
+        pipe.WriteFrame(frame);
+        pipe.SendInProgress = frame.More;
         return SendStatus.Sent;
     }
 
     public override RecvStatus Recv<TSink>(ref TSink sink)
     {
         var pipe = _pipe;
-        while (pipe is not null && pipe.TryPeekFrame(out var header, out var body))
+        while (pipe is not null && pipe.TryPeekFrame(out var frame))
         {
-            if (header.IsCommand)
+            if (frame.IsCommand)
             {
-                pipe.ConsumeFrame(header);
+                pipe.ConsumeFrame(frame);
                 continue;
             }
 
-            sink.Deliver(body, header.More);
-            pipe.ConsumeFrame(header);
+            sink.Deliver(frame);
+            pipe.ConsumeFrame(frame);
             return RecvStatus.Received;
         }
 
@@ -69,14 +69,14 @@ internal sealed class Pair : Pattern
         get
         {
             var pipe = _pipe;
-            while (pipe is not null && pipe.TryPeekFrame(out var header, out _))
+            while (pipe is not null && pipe.TryPeekFrame(out var frame))
             {
-                if (!header.IsCommand)
+                if (!frame.IsCommand)
                 {
                     return true;
                 }
 
-                pipe.ConsumeFrame(header);
+                pipe.ConsumeFrame(frame);
             }
 
             return false;

@@ -36,7 +36,8 @@ internal abstract class Pattern
     {
     }
 
-    public abstract SendStatus Send(ReadOnlySpan<byte> frame, bool more);
+    /// <summary>Sends one frame (its payload, if any, may travel by reference).</summary>
+    public abstract SendStatus Send(in OutboundFrame frame);
 
     public abstract RecvStatus Recv<TSink>(ref TSink sink)
         where TSink : IFrameSink, allows ref struct;

@@ -1,5 +1,4 @@
 using Managed.Zmq.Patterns.Subscriptions;
-using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
@@ -52,7 +51,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
         _upstreamQueue.Add(pipe);
         if (Socket.Options.XpubWelcomeMessage is { } welcome)
         {
-            pipe.WriteFrame(welcome, more: false);
+            pipe.WriteFrame(new OutboundFrame(welcome, more: false));
         }
     }
 
@@ -90,7 +89,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     /// </summary>
     private bool DrainSubscriptions(int budget)
     {
-        while (_upstreamQueue.TryPeek(out var pipe, out var header, out var body))
+        while (_upstreamQueue.TryPeek(out var pipe, out var frame))
         {
             if (budget-- == 0)
             {
@@ -98,50 +97,46 @@ internal sealed class Pub : Pattern, ITopicGoneSink
                 return true;
             }
 
-            ApplyFrame(pipe, header, body);
+            ApplyFrame(pipe, frame);
         }
 
         return false;
     }
 
-    private void ApplyFrame(Pipe pipe, ZmtpFrameHeader header, ReadOnlySpan<byte> body)
+    private void ApplyFrame(Pipe pipe, in InboundFrame frame)
     {
-        if (header.IsCommand)
+        // The pipe decodes both forms, the command (3.1, or inproc's own) and the 0x01/0x00 message.
+        if (pipe.TryReadSubscription(frame, out bool subscribe, out var topic))
         {
-            if (ZmtpCommandCodec.TryParse(body, out var command)
-                && ZmtpSubscription.TryParseCommand(command, out bool subscribe, out var topic))
-            {
-                Apply(pipe, subscribe, topic);
-            }
-
-            _upstreamQueue.Consume(pipe, header);
+            Apply(pipe, subscribe, topic);
+            _upstreamQueue.Consume(pipe, frame);
             return;
         }
 
-        if (!header.More && ZmtpSubscription.TryParseMessage(body, out bool isSubscribe, out var messageTopic))
+        if (frame.IsCommand)
         {
-            Apply(pipe, isSubscribe, messageTopic);
-            _upstreamQueue.Consume(pipe, header);
+            // Any other command is ignored (docs/libzmq-behaviour.md L11).
+            _upstreamQueue.Consume(pipe, frame);
             return;
         }
 
         // Anything else from a subscriber: PUB discards it, XPUB passes it up (RFC 29).
-        bool more = header.More;
+        bool more = frame.More;
         if (_isXPub)
         {
-            _upstream.Enqueue((body.ToArray(), more));
+            _upstream.Enqueue((frame.Body.ToArray(), more));
         }
 
-        _upstreamQueue.Consume(pipe, header);
-        while (more && _upstreamQueue.TryPeek(out _, out header, out body))
+        _upstreamQueue.Consume(pipe, frame);
+        while (more && _upstreamQueue.TryPeek(out _, out var next))
         {
+            more = next.More;
             if (_isXPub)
             {
-                _upstream.Enqueue((body.ToArray(), header.More));
+                _upstream.Enqueue((next.Body.ToArray(), more));
             }
 
-            more = header.More;
-            _upstreamQueue.Consume(pipe, header);
+            _upstreamQueue.Consume(pipe, next);
         }
     }
 
@@ -212,8 +207,9 @@ internal sealed class Pub : Pattern, ITopicGoneSink
         return 0;
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
+        bool more = frame.More;
         if (!_sending)
         {
             DrainSubscriptions(SubscriptionLimits.FramesPerSend);
@@ -221,7 +217,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
             bool noDrop = _isXPub && Socket.Options.XpubNodrop;
             long stamp = ++_matchStamp;
             var sink = new TargetCollector(_targets, noDrop, collect: !Socket.Options.InvertMatching);
-            _subscriptions.Match(frame, stamp, ref sink);
+            _subscriptions.Match(frame.Bytes, stamp, ref sink);
             if (!sink.Collect)
             {
                 // Invert_Matching: every connection the message did not match.
@@ -244,7 +240,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
 
         foreach (var pipe in _targets)
         {
-            pipe.WriteFrame(frame, more);
+            pipe.WriteFrame(frame);
         }
 
         _sending = more;
@@ -269,7 +265,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
             return RecvStatus.WouldBlock;
         }
 
-        sink.Deliver(item.Frame, item.More);
+        sink.Deliver(new InboundFrame(item.Frame, item.More ? FrameFlags.More : FrameFlags.None));
         return RecvStatus.Received;
     }
 

@@ -100,45 +100,44 @@ internal sealed class RawStream : Pattern
         if (_notificationPending)
         {
             // Notifications come from no connection's byte stream: they carry no metadata.
-            Socket.PeekedMetadata = null;
-            sink.Deliver(default, more: false);
+            sink.Deliver(new InboundFrame(default, FrameFlags.None));
             _notificationPending = false;
             return RecvStatus.Received;
         }
 
         if (_receiving is { } pipe)
         {
-            if (!pipe.TryPeekFrame(out var header, out var body))
+            if (!pipe.TryPeekFrame(out var frame))
             {
                 return RecvStatus.WouldBlock;
             }
 
-            sink.Deliver(body, more: false);
-            _in.Consume(pipe, header);
+            sink.Deliver(frame.WithFlags(FrameFlags.None));
+            _in.Consume(pipe, frame);
             _receiving = null;
             return RecvStatus.Received;
         }
 
         if (_notifications.TryDequeue(out var id))
         {
-            Socket.PeekedMetadata = null;
-            sink.Deliver(id, more: true);
+            sink.Deliver(new InboundFrame(id, FrameFlags.More));
             _notificationPending = true;
             return RecvStatus.Received;
         }
 
-        if (!_in.TryPeek(out pipe, out _, out _))
+        if (!_in.TryPeek(out pipe, out var first))
         {
             return RecvStatus.WouldBlock;
         }
 
-        sink.Deliver(pipe.RoutingId, more: true);
+        sink.Deliver(new InboundFrame(pipe.RoutingId, FrameFlags.More, first.Metadata));
         _receiving = pipe;
         return RecvStatus.Received;
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
+        bool more = frame.More;
         if (!_sendInProgress)
         {
             if (!more)
@@ -147,7 +146,7 @@ internal sealed class RawStream : Pattern
                 return SendStatus.HostUnreachable;
             }
 
-            if (!_lookup.TryGetValue(frame, out var pipe))
+            if (!_lookup.TryGetValue(frame.Bytes, out var pipe))
             {
                 return SendStatus.HostUnreachable;
             }
@@ -163,7 +162,7 @@ internal sealed class RawStream : Pattern
         }
 
         // Raw bytes carry no message boundaries: each frame after the id is sent as it is.
-        _sendPipe?.WriteFrame(frame, more: false);
+        _sendPipe?.WriteFrame(frame.WithMore(false));
         if (!more)
         {
             _sendInProgress = false;

@@ -41,8 +41,9 @@ internal sealed class Rep : Pattern
             return RecvStatus.InvalidState;
         }
 
-        while (_in.TryPeek(out var pipe, out var header, out var body))
+        while (_in.TryPeek(out var pipe, out var frame))
         {
+            var body = frame.Body;
             if (!_inRequest)
             {
                 // Collect the envelope: frames up to and including the empty delimiter.
@@ -53,8 +54,9 @@ internal sealed class Rep : Pattern
                 }
 
                 _envelope.Add(body);
-                _in.Consume(pipe, header);
-                if (!header.More)
+                bool more = frame.More;
+                _in.Consume(pipe, frame);
+                if (!more)
                 {
                     // docs/libzmq-behaviour.md L17: a request that ends before a delimiter is dropped silently.
                     _envelope.Clear();
@@ -70,9 +72,10 @@ internal sealed class Rep : Pattern
                 continue;
             }
 
-            sink.Deliver(body, header.More);
-            _in.Consume(pipe, header);
-            if (!header.More)
+            sink.Deliver(frame);
+            bool last = !frame.More;
+            _in.Consume(pipe, frame);
+            if (last)
             {
                 _inRequest = false;
                 _sending = true;
@@ -84,7 +87,7 @@ internal sealed class Rep : Pattern
         return RecvStatus.WouldBlock;
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
         if (!_sending)
         {
@@ -98,17 +101,17 @@ internal sealed class Rep : Pattern
             {
                 for (int i = 0; i < _envelope.Count; i++)
                 {
-                    pipe.WriteFrame(_envelope[i], more: true);
+                    pipe.WriteFrame(new OutboundFrame(_envelope[i], more: true));
                 }
 
                 _inReply = true;
             }
 
             // RFC 28 §The REP Socket Type: a reply to a peer that has gone is discarded, never blocked on.
-            pipe.WriteFrame(frame, more);
+            pipe.WriteFrame(frame);
         }
 
-        if (!more)
+        if (!frame.More)
         {
             _inReply = false;
             _sending = false;

@@ -46,7 +46,7 @@ internal sealed class Req : Pattern
         }
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
         if (!_sending)
         {
@@ -69,18 +69,18 @@ internal sealed class Req : Pattern
                 _requestId++;
                 Span<byte> id = stackalloc byte[4];
                 BitConverter.TryWriteBytes(id, _requestId);
-                status = _out.Send(id, more: true);
+                status = _out.Send(new OutboundFrame(id, more: true));
                 if (status != SendStatus.Sent)
                 {
                     return status;
                 }
 
-                _out.Send(default, more: true);
+                _out.Send(new OutboundFrame(default, more: true));
             }
             else
             {
                 // RFC 28 §The REQ Socket Type: an empty delimiter frame goes first.
-                status = _out.Send(default, more: true);
+                status = _out.Send(new OutboundFrame(default, more: true));
                 if (status != SendStatus.Sent)
                 {
                     return status;
@@ -92,8 +92,8 @@ internal sealed class Req : Pattern
             _idChecked = false;
         }
 
-        _out.Send(frame, more);
-        if (!more)
+        _out.Send(frame);
+        if (!frame.More)
         {
             _inRequest = false;
             _sending = false;
@@ -110,23 +110,24 @@ internal sealed class Req : Pattern
         }
 
         var pipe = _replyPipe;
-        while (pipe is not null && pipe.TryPeekFrame(out var header, out var body))
+        while (pipe is not null && pipe.TryPeekFrame(out var frame))
         {
-            if (header.IsCommand)
+            var body = frame.Body;
+            if (frame.IsCommand)
             {
-                pipe.ConsumeFrame(header);
+                pipe.ConsumeFrame(frame);
                 continue;
             }
 
             if (!_inReply && Socket.Options.ReqCorrelate && !_idChecked)
             {
-                if (body.Length != 4 || !header.More || BitConverter.ToUInt32(body) != _requestId)
+                if (body.Length != 4 || !frame.More || BitConverter.ToUInt32(body) != _requestId)
                 {
-                    DiscardMessage(pipe, header);
+                    DiscardMessage(pipe, frame);
                     continue;
                 }
 
-                pipe.ConsumeFrame(header);
+                pipe.ConsumeFrame(frame);
                 _idChecked = true;
                 continue;
             }
@@ -134,21 +135,21 @@ internal sealed class Req : Pattern
             if (!_inReply)
             {
                 // docs/libzmq-behaviour.md L17: a reply must start with the empty delimiter; anything else is discarded.
-                if (body.Length != 0 || !header.More)
+                if (body.Length != 0 || !frame.More)
                 {
-                    DiscardMessage(pipe, header);
+                    DiscardMessage(pipe, frame);
                     _idChecked = false;
                     continue;
                 }
 
-                pipe.ConsumeFrame(header);
+                pipe.ConsumeFrame(frame);
                 _inReply = true;
                 continue;
             }
 
-            sink.Deliver(body, header.More);
-            pipe.ConsumeFrame(header);
-            if (!header.More)
+            sink.Deliver(frame);
+            pipe.ConsumeFrame(frame);
+            if (!frame.More)
             {
                 _inReply = false;
                 _sending = true;
@@ -161,11 +162,11 @@ internal sealed class Req : Pattern
         return RecvStatus.WouldBlock;
     }
 
-    private static void DiscardMessage(Pipe pipe, Wire.ZmtpFrameHeader header)
+    private static void DiscardMessage(Pipe pipe, in InboundFrame frame)
     {
-        pipe.ConsumeFrame(header);
-        bool more = header.More;
-        while (more && pipe.TryPeekFrame(out var next, out _))
+        bool more = frame.More;
+        pipe.ConsumeFrame(frame);
+        while (more && pipe.TryPeekFrame(out var next))
         {
             pipe.ConsumeFrame(next);
             more = next.More;
@@ -181,7 +182,7 @@ internal sealed class Req : Pattern
                 return false;
             }
 
-            return _inReply ? _replyPipe.TryPeekFrame(out _, out _) : _replyPipe.InboundQueuedMessages > 0;
+            return _inReply ? _replyPipe.TryPeekFrame(out _) : _replyPipe.InboundQueuedMessages > 0;
         }
     }
 

@@ -106,14 +106,15 @@ internal sealed class Router : Pattern
     {
         if (_receiving is { } pipe)
         {
-            if (!pipe.TryPeekFrame(out var frameHeader, out var frameBody))
+            if (!pipe.TryPeekFrame(out var frame))
             {
                 return RecvStatus.WouldBlock;
             }
 
-            sink.Deliver(frameBody, frameHeader.More);
-            _in.Consume(pipe, frameHeader);
-            if (!frameHeader.More)
+            sink.Deliver(frame);
+            bool last = !frame.More;
+            _in.Consume(pipe, frame);
+            if (last)
             {
                 _receiving = null;
             }
@@ -121,19 +122,20 @@ internal sealed class Router : Pattern
             return RecvStatus.Received;
         }
 
-        if (!_in.TryPeek(out pipe, out _, out _))
+        if (!_in.TryPeek(out pipe, out var first))
         {
             return RecvStatus.WouldBlock;
         }
 
         // RFC 28 §The ROUTER Socket Type: the source's id goes first, as its own frame.
-        sink.Deliver(pipe.RoutingId, more: true);
+        sink.Deliver(new InboundFrame(pipe.RoutingId, FrameFlags.More, first.Metadata));
         _receiving = pipe;
         return RecvStatus.Received;
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame frame)
     {
+        bool more = frame.More;
         if (!_sendInProgress)
         {
             if (!more)
@@ -144,7 +146,8 @@ internal sealed class Router : Pattern
 
             // Consecutive messages usually go to the same peer: its id is compared before the table is hashed.
             var pipe = _lastDestination;
-            if ((pipe is null || !frame.SequenceEqual(pipe.RoutingId)) && _lookup.TryGetValue(frame, out pipe))
+            var id = frame.Bytes;
+            if ((pipe is null || !id.SequenceEqual(pipe.RoutingId)) && _lookup.TryGetValue(id, out pipe))
             {
                 _lastDestination = pipe;
             }
@@ -172,7 +175,7 @@ internal sealed class Router : Pattern
             return SendStatus.Sent;
         }
 
-        _sendPipe?.WriteFrame(frame, more);
+        _sendPipe?.WriteFrame(frame);
         if (!more)
         {
             _sendInProgress = false;

@@ -1,4 +1,4 @@
-
+using Managed.Zmq.Patterns.Subscriptions;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Sockets;
 
@@ -43,8 +43,8 @@ internal sealed class Sub : Pattern
 
         // libzmq writes the subscriptions into a pipe as soon as it exists (at Connect for a
         // connecting socket), so they go out when the connection comes up even if the application
-        // is not calling the socket then. The engine turns them into 0x01/0x00 messages for a 3.0 peer.
-        SubscriptionWriter.WriteAll(pipe, _subscriptions);
+        // is not calling the socket then, each in the form its carrier needs (Pipe.WriteSubscription).
+        WriteAll(pipe, _subscriptions);
     }
 
     public override void Detach(Pipe pipe)
@@ -60,7 +60,7 @@ internal sealed class Sub : Pattern
         if (pipe.PatternState == s_lost)
         {
             pipe.PatternState = null;
-            SubscriptionWriter.WriteAll(pipe, _subscriptions);
+            WriteAll(pipe, _subscriptions);
         }
     }
 
@@ -88,15 +88,17 @@ internal sealed class Sub : Pattern
         {
             foreach (var pipe in _pipes)
             {
-                SubscriptionWriter.Write(pipe, subscribe, topic);
+                pipe.WriteSubscription(subscribe, topic);
             }
         }
 
         return 0;
     }
 
-    public override SendStatus Send(ReadOnlySpan<byte> frame, bool more)
+    public override SendStatus Send(in OutboundFrame outbound)
     {
+        var frame = outbound.Bytes;
+        bool more = outbound.More;
         if (!_isXSub)
         {
             return SendStatus.NotSupported;
@@ -138,7 +140,7 @@ internal sealed class Sub : Pattern
 
         foreach (var pipe in _targets)
         {
-            pipe.WriteFrame(frame, more);
+            pipe.WriteFrame(outbound);
         }
 
         _sending = more;
@@ -153,34 +155,34 @@ internal sealed class Sub : Pattern
     public override RecvStatus Recv<TSink>(ref TSink sink)
     {
         _in.Conflate = Socket.Options.Conflate;
-        if (!TryPeekWanted(out var pipe, out var header, out var body))
+        if (!TryPeekWanted(out var pipe, out var frame))
         {
             return RecvStatus.WouldBlock;
         }
 
-        sink.Deliver(body, header.More);
-        _in.Consume(pipe, header);
-        _inMessage = header.More;
+        sink.Deliver(frame);
+        _inMessage = frame.More;
+        _in.Consume(pipe, frame);
         return RecvStatus.Received;
     }
 
     /// <summary>Peeks the next frame that the filter lets through, discarding whole messages it rejects.</summary>
-    private bool TryPeekWanted(out Pipe pipe, out Wire.ZmtpFrameHeader header, out ReadOnlySpan<byte> body)
+    private bool TryPeekWanted(out Pipe pipe, out InboundFrame frame)
     {
-        while (_in.TryPeek(out pipe, out header, out body))
+        while (_in.TryPeek(out pipe, out frame))
         {
-            if (_isXSub || _inMessage || Wanted(body))
+            if (_isXSub || _inMessage || Wanted(frame.Body))
             {
                 return true;
             }
 
             // A filtered message is dropped whole (as in Net.Zmq).
-            _in.Consume(pipe, header);
-            bool more = header.More;
-            while (more && _in.TryPeek(out pipe, out header, out _))
+            bool more = frame.More;
+            _in.Consume(pipe, frame);
+            while (more && _in.TryPeek(out pipe, out var next))
             {
-                _in.Consume(pipe, header);
-                more = header.More;
+                more = next.More;
+                _in.Consume(pipe, next);
             }
         }
 
@@ -193,7 +195,25 @@ internal sealed class Sub : Pattern
         return Socket.Options.InvertMatching ? !matches : matches;
     }
 
-    public override bool CanReceive => TryPeekWanted(out _, out _, out _);
+    public override bool CanReceive => TryPeekWanted(out _, out _);
 
     public override bool CanSend => _isXSub;
+
+    /// <summary>Queues a SUBSCRIBE for every topic of <paramref name="topics"/> (a new or re-established publisher).</summary>
+    private static void WriteAll(Pipe pipe, TopicSet topics)
+    {
+        var visitor = new SubscribeAll(pipe);
+        topics.ForEach(ref visitor);
+    }
+
+    private readonly struct SubscribeAll(Pipe pipe) : ITrieWalkVisitor<int>
+    {
+        public bool Done => false;
+
+        public bool Visit(ReadOnlySpan<byte> key, ref int value)
+        {
+            pipe.WriteSubscription(subscribe: true, key);
+            return true;
+        }
+    }
 }

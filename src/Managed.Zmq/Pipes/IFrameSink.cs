@@ -6,5 +6,6 @@ namespace Managed.Zmq.Pipes;
 /// </summary>
 internal interface IFrameSink
 {
-    void Deliver(ReadOnlySpan<byte> frame, bool more);
+    /// <summary>Takes the frame (its bytes, MORE, metadata, and a large frame's buffer where it may have it).</summary>
+    void Deliver(in InboundFrame frame);
 }

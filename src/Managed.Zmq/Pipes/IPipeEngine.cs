@@ -7,11 +7,11 @@ internal interface IPipeEngine
     void WakeWriter();
 
     /// <summary>
-    /// Socket thread, holding the parked write loop's turn (<see cref="Pipe"/>'s direct state):
+    /// Socket thread, holding the parked write loop's turn (<see cref="StreamPipe"/>'s direct state):
     /// writes the queued messages to the OS socket itself. True when the queue was sent whole;
     /// false leaves what is left (with a note of any bytes already sent) to the write loop.
     /// </summary>
-    bool TryWriteDirect(Pipe pipe);
+    bool TryWriteDirect(StreamPipe pipe);
 
     /// <summary>The consumer made room below the low-water mark while the read loop was paused.</summary>
     void WakeReader();

@@ -5,7 +5,7 @@ namespace Managed.Zmq.Pipes;
 /// and where the pipe's counters stood then, so a snapshot counts this connection only (a pipe made by
 /// Connect outlives its connections). One immutable object per connection, made on the thread that
 /// starts it (the I/O thread for tcp and ipc, the linking socket's for inproc) and published with the
-/// pipe's engine (<see cref="Pipe.SetEngine"/>) or the link; <see cref="Socket.GetPeers"/> reads it.
+/// pipe's engine (<see cref="StreamPipe.SetEngine"/>) or the link; <see cref="Socket.GetPeers"/> reads it.
 /// </summary>
 internal sealed class PeerConnection
 {

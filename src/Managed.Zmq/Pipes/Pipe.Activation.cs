@@ -1,12 +1,9 @@
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
-using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Pipes;
 
 /// <summary>A pipe's place in its reader's fair queue: parked when found empty, queued for activation by the producer's next commit.</summary>
-internal sealed partial class Pipe
+internal abstract partial class Pipe
 {
     // ------------------------------------------------------------ fair-queue activation
 

@@ -13,9 +13,9 @@ internal struct ArraySink : IFrameSink
 
     public bool More { get; private set; }
 
-    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    public void Deliver(in InboundFrame frame)
     {
-        Data = frame.ToArray();
-        More = more;
+        Data = frame.Body.ToArray();
+        More = frame.More;
     }
 }

@@ -14,33 +14,30 @@ internal struct ExpectedSizeSink : IFrameSink
 {
     private readonly Message _message;
     private readonly int _expectedSize;
-    private readonly SocketCore _socket;
-
-    public ExpectedSizeSink(Message message, int expectedSize, SocketCore socket)
+    public ExpectedSizeSink(Message message, int expectedSize)
     {
         _message = message;
         _expectedSize = expectedSize;
-        _socket = socket;
     }
 
     public bool SizeMatched { get; private set; }
 
     public bool More { get; private set; }
 
-    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    public void Deliver(in InboundFrame frame)
     {
-        More = more;
+        More = frame.More;
         SizeMatched = frame.Length == _expectedSize;
         if (SizeMatched)
         {
             // A large frame's buffer changes places with the message's own (same bucket), so it stays pooled.
-            if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(_socket, frame))
+            if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(frame))
             {
-                frame.CopyTo(_message.PrepareReceive(frame.Length));
+                frame.Body.CopyTo(_message.PrepareReceive(frame.Length));
             }
 
-            _message.SetMore(more);
-            _message.SetMetadata(_socket.PeekedMetadata);
+            _message.SetMore(frame.More);
+            _message.SetMetadata(frame.Metadata);
         }
     }
 }

@@ -10,23 +10,21 @@ namespace Managed.Zmq.Sockets;
 internal readonly struct MessageSink : IFrameSink
 {
     private readonly Message _message;
-    private readonly SocketCore _socket;
 
-    public MessageSink(Message message, SocketCore socket)
+    public MessageSink(Message message)
     {
         _message = message;
-        _socket = socket;
     }
 
-    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    public void Deliver(in InboundFrame frame)
     {
         // A large frame's buffer changes hands rather than being copied.
-        if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(_socket, frame))
+        if (frame.Length < Message.TakeOverThreshold || !_message.TryTakeReceivedBuffer(frame))
         {
-            frame.CopyTo(_message.PrepareReceive(frame.Length));
+            frame.Body.CopyTo(_message.PrepareReceive(frame.Length));
         }
 
-        _message.SetMore(more);
-        _message.SetMetadata(_socket.PeekedMetadata);
+        _message.SetMore(frame.More);
+        _message.SetMetadata(frame.Metadata);
     }
 }

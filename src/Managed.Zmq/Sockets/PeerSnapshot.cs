@@ -1,3 +1,4 @@
+using Managed.Zmq.Inproc;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Pipes;
 
@@ -18,7 +19,7 @@ internal static class PeerSnapshot
             return null;
         }
 
-        if (pipe.InprocOutbound is not null ? pipe.Peer is null
+        if (pipe is InprocPipe inproc ? inproc.Peer is null
             : pipe.Engine is not { } engine || !ReferenceEquals(engine.Connection, connection))
         {
             return null;

@@ -1,4 +1,5 @@
 using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Inproc;
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Sockets;
@@ -14,9 +15,10 @@ internal static class PipeCounting
     public static void Add(ref PipeTotals totals, Pipe pipe, bool depths)
     {
         totals.MessagesDropped += Volatile.Read(ref pipe.MessagesDroppedAtHwm);
-        if (pipe.InprocOutbound is { } outbound)
+        if (pipe is InprocPipe inproc)
         {
-            var inbound = pipe.InprocInbound!;
+            var outbound = inproc.InprocOutbound;
+            var inbound = inproc.InprocInbound;
             long sent = outbound.CommittedMessages;
             long received = inbound.CommittedMessages;
             totals.MessagesSent += sent;
@@ -34,8 +36,9 @@ internal static class PipeCounting
             return;
         }
 
-        var queueIn = pipe.Inbound;
-        var queueOut = pipe.Outbound;
+        var stream = (StreamPipe)pipe;
+        var queueIn = stream.Inbound;
+        var queueOut = stream.Outbound;
         totals.MessagesSent += queueOut.ConsumedMessages;
         totals.BytesSent += queueOut.ConsumedBytes;
         totals.MessagesReceived += queueIn.CommittedMessages;

@@ -50,8 +50,15 @@ internal sealed partial class SocketCore
     /// Sends one frame, waiting (spin briefly, then park) while the pattern would block, up to
     /// SNDTIMEO. Only a message's first frame can wait (as in Net.Zmq).
     /// </summary>
-    public SendStatus Send(ReadOnlySpan<byte> frame, bool more, bool dontWait)
+    public SendStatus Send(ReadOnlySpan<byte> frame, bool more, bool dontWait) => Send(new OutboundFrame(frame, more), dontWait);
+
+    /// <summary>
+    /// Sends one frame, whose payload (when it has one) pipes may queue by reference; otherwise as
+    /// <see cref="Send(ReadOnlySpan{byte}, bool, bool)"/>.
+    /// </summary>
+    public SendStatus Send(in OutboundFrame frame, bool dontWait)
     {
+        bool more = frame.More;
         if (_closed)
         {
             return SendStatus.Closed;
@@ -63,7 +70,7 @@ internal sealed partial class SocketCore
             return SendStatus.Terminated;
         }
 
-        var status = Pattern.Send(frame, more);
+        var status = Pattern.Send(frame);
         if (status == SendStatus.WouldBlock)
         {
             // Once per send that could not go at once (not per retry): a plain store, read racily by the metrics.
@@ -87,7 +94,7 @@ internal sealed partial class SocketCore
         {
             spinner.SpinOnce(sleep1Threshold: -1);
             ProcessEvents();
-            status = Pattern.Send(frame, more);
+            status = Pattern.Send(frame);
             if (status != SendStatus.WouldBlock)
             {
                 return NoteSend(status, more);
@@ -110,7 +117,7 @@ internal sealed partial class SocketCore
                     return SendStatus.Terminated;
                 }
 
-                status = Pattern.Send(frame, more);
+                status = Pattern.Send(frame);
                 if (status != SendStatus.WouldBlock)
                 {
                     return NoteSend(status, more);

@@ -15,7 +15,7 @@ namespace Managed.Zmq.Sockets;
 /// the signal blocked calls wait on. Pattern state is touched on the user's thread only; I/O threads
 /// talk to it through <see cref="Enqueue"/>, drained at the start of every socket call.
 /// </summary>
-internal sealed partial class SocketCore
+internal sealed partial class SocketCore : IPipeOwner
 {
     private readonly ConcurrentQueue<(Pipe Pipe, PipeEventKind Kind)> _events = new();
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
@@ -86,31 +86,8 @@ internal sealed partial class SocketCore
     /// <summary>Accepted connections open now, across all listeners, against Max_Connections.</summary>
     public AcceptQuota AcceptQuota { get; } = new();
 
-    /// <summary>
-    /// During Send(Message) of a large or zero-copy message: its bytes, which pipes queue by
-    /// reference instead of copying (<see cref="Pipe.WriteFrame"/> recognises the span). User thread.
-    /// </summary>
-    public OutboundPayload? PendingPayload { get; set; }
-
     /// <summary>MORE flag of the last frame received (ZMQ_RCVMORE).</summary>
     public bool ReceiveMore { get; set; }
-
-    /// <summary>The connection metadata of the frame last peeked from a pipe (see <see cref="Pipe.TryPeekFrame"/>). User thread only.</summary>
-    public Security.PeerMetadata? PeekedMetadata { get; set; }
-
-    /// <summary>The pipe whose last peeked frame is a large one with a buffer of its own (user thread only).</summary>
-    public Pipe? ExternalFramePipe { get; set; }
-
-    /// <summary>
-    /// For a receive into a Message: the buffer of the large frame being delivered, if <paramref name="frame"/>
-    /// is one the Message can own (see <see cref="Pipe.TakePeekedPayload"/>); otherwise null and the frame is copied.
-    /// </summary>
-    public OutboundPayload? TakeReceivedPayload(ReadOnlySpan<byte> frame, int bucket)
-    {
-        var pipe = ExternalFramePipe;
-        ExternalFramePipe = null;
-        return pipe?.TakePeekedPayload(frame, bucket);
-    }
 
     public string LastEndpoint { get; set; } = string.Empty;
 
@@ -119,7 +96,7 @@ internal sealed partial class SocketCore
 
     public bool IsClosed => _closed;
 
-    public Pipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false) =>
+    public StreamPipe CreatePipe(bool fromConnect, string endpoint, bool endsWithConnection = false) =>
         new(this, Options.SendHwm, Options.ReceiveHwm, fromConnect) { Endpoint = endpoint, EndsWithConnection = endsWithConnection };
 
     public void Enqueue(Pipe pipe, PipeEventKind kind)
@@ -205,7 +182,7 @@ internal sealed partial class SocketCore
     }
 
     /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
-    public void DropInprocPipe(Pipe pipe)
+    public void DropInprocPipe(InprocPipe pipe)
     {
         AbandonIfUnread(pipe);
         DetachFromPattern(pipe);
@@ -216,11 +193,11 @@ internal sealed partial class SocketCore
     }
 
     /// <summary>Connects to an inproc name (before or after its bind); returns the new pipe. User thread.</summary>
-    public Pipe ConnectInproc(string name)
+    public InprocPipe ConnectInproc(string name)
     {
         ProcessEvents();
         // Both channels exist from the connect on, so messages queue before the bind; the binder's pipe takes them crossed over.
-        var pipe = new Pipe(this, Options.SendHwm, Options.ReceiveHwm, fromConnect: true, new InprocChannel(), new InprocChannel())
+        var pipe = new InprocPipe(this, Options.SendHwm, Options.ReceiveHwm, fromConnect: true, new InprocChannel(), new InprocChannel())
         {
             InprocName = name,
             Endpoint = "inproc://" + name,
@@ -250,7 +227,7 @@ internal sealed partial class SocketCore
         if (Options.ProbeRouter && SocketType is SocketType.Router or SocketType.Dealer or SocketType.Req)
         {
             // Probe_Router: an empty message goes to every new peer first, so a ROUTER learns our id at once.
-            pipe.WriteFrame(default, more: false);
+            pipe.WriteFrame(new OutboundFrame(default, more: false));
         }
 
         Pattern.Attach(pipe);
@@ -334,7 +311,7 @@ internal sealed partial class SocketCore
         Monitor.Stop();
         foreach (var pipe in _patternPipes.Keys.ToArray())
         {
-            if (pipe.Peer is { } peer)
+            if (pipe is InprocPipe { Peer: { } peer })
             {
                 // inproc: what we queued stays readable by the peer (the queue is shared), as LINGER would deliver it.
                 peer.Socket.Enqueue(peer, PipeEventKind.PeerClosed);
@@ -353,9 +330,9 @@ internal sealed partial class SocketCore
     /// </summary>
     private void AbandonIfUnread(Pipe pipe)
     {
-        if (pipe.InprocOutbound is { } channel && pipe.FromConnect && Context.Inproc.IsUnlinkedAndForgotten(pipe))
+        if (pipe is InprocPipe inproc && pipe.FromConnect && Context.Inproc.IsUnlinkedAndForgotten(inproc))
         {
-            channel.Abandon();
+            inproc.InprocOutbound.Abandon();
         }
     }
 }

@@ -20,11 +20,12 @@ internal ref struct SpanSink : IFrameSink
 
     public bool More { get; private set; }
 
-    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    public void Deliver(in InboundFrame frame)
     {
-        int count = Math.Min(frame.Length, _destination.Length);
-        frame[..count].CopyTo(_destination);
-        Size = frame.Length;
-        More = more;
+        var body = frame.Body;
+        int count = Math.Min(body.Length, _destination.Length);
+        body[..count].CopyTo(_destination);
+        Size = body.Length;
+        More = frame.More;
     }
 }

@@ -14,9 +14,9 @@ internal struct StringSink : IFrameSink
 
     public bool More { get; private set; }
 
-    public void Deliver(ReadOnlySpan<byte> frame, bool more)
+    public void Deliver(in InboundFrame frame)
     {
-        Text = Encoding.UTF8.GetString(frame);
-        More = more;
+        Text = Encoding.UTF8.GetString(frame.Body);
+        More = frame.More;
     }
 }

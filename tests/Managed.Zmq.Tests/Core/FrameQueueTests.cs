@@ -14,7 +14,7 @@ public sealed class FrameQueueTests
 {
     // ------------------------------------------------------------------ helpers
 
-    /// <summary>Encodes one frame the way <see cref="Pipe.WriteFrame"/> does, without committing.</summary>
+    /// <summary>Encodes one frame the way <see cref="StreamPipe.WriteFrame"/> does, without committing.</summary>
     private static void Write(FrameQueue queue, ReadOnlySpan<byte> body, bool more = false)
     {
         int headerLength = ZmtpFrame.GetHeaderLength(body.Length);

@@ -1,7 +1,7 @@
 
 using Managed.Zmq.Inproc;
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Core;
 
@@ -11,21 +11,9 @@ namespace Managed.Zmq.Tests.Core;
 /// exactly then, so Send, DontWait and POLLOUT agree and a sender at the HWM is not woken once per
 /// message. inproc stays exact message by message.
 /// </summary>
-public sealed class PipeHwmTests : IDisposable
+public sealed class PipeHwmTests
 {
-    private readonly Context _context = new();
-    private readonly SocketCore _core;
-
-    public PipeHwmTests()
-    {
-        _core = new SocketCore(_context, SocketType.Push);
-    }
-
-    public void Dispose()
-    {
-        _core.Close();
-        _context.Dispose();
-    }
+    private readonly FakePipeOwner _core = new();
 
     [Theory]
     [InlineData(1, 0)]
@@ -37,12 +25,12 @@ public sealed class PipeHwmTests : IDisposable
     [InlineData(2049, 1025)]
     [InlineData(100_000, 98_976)]
     public void ResumeLevel_Hwm_IsLibzmqLowWaterMark(int hwm, long expected)
-        => Assert.Equal(expected, Pipe.ResumeLevel(hwm));
+        => Assert.Equal(expected, StreamPipe.ResumeLevel(hwm));
 
     [Fact]
     public void CanWrite_TcpPipeHeldAtHwm_StaysFullUntilResumeLevel()
     {
-        var pipe = new Pipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true);
+        var pipe = new StreamPipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true);
         Fill(pipe, 10);
         Assert.False(pipe.CanWrite);
 
@@ -65,7 +53,7 @@ public sealed class PipeHwmTests : IDisposable
     [Fact]
     public void CanWrite_TcpPipeBelowHwm_DoesNotWaitForResumeLevel()
     {
-        var pipe = new Pipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true);
+        var pipe = new StreamPipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true);
         Fill(pipe, 9);
         ConsumeAsEngine(pipe, 1);
         Assert.True(pipe.CanWrite);
@@ -77,7 +65,7 @@ public sealed class PipeHwmTests : IDisposable
     public void CanWrite_InprocPipeAtHwm_RoomForEachMessageRead()
     {
         var toPeer = new InprocChannel();
-        var pipe = new Pipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true, toPeer, new InprocChannel()) { InprocName = "hwm-test" };
+        var pipe = new InprocPipe(_core, sendHwm: 10, receiveHwm: 10, fromConnect: true, toPeer, new InprocChannel()) { InprocName = "hwm-test" };
         Fill(pipe, 10);
         Assert.False(pipe.CanWrite);
 
@@ -95,12 +83,12 @@ public sealed class PipeHwmTests : IDisposable
         for (int i = 0; i < messages; i++)
         {
             Assert.True(pipe.CanWrite);
-            pipe.WriteFrame([(byte)i], more: false);
+            pipe.WriteFrame(new OutboundFrame([(byte)i], more: false));
         }
     }
 
     /// <summary>What the write loop does with one-byte messages: send the bytes, then count the messages.</summary>
-    private static void ConsumeAsEngine(Pipe pipe, int messages)
+    private static void ConsumeAsEngine(StreamPipe pipe, int messages)
     {
         const int EncodedLength = 3;
         Assert.True(pipe.Outbound.Peek().Length >= messages * EncodedLength);

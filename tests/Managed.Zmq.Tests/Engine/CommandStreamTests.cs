@@ -57,13 +57,13 @@ public sealed class CommandStreamTests : ResilienceFixture
     }
 
     /// <summary>The one pipe of <paramref name="socket"/>'s one connection, once its handshake is done.</summary>
-    private static Pipe OnlyPipe(Socket socket, MonitorProbe monitor)
+    private static StreamPipe OnlyPipe(Socket socket, MonitorProbe monitor)
     {
         monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
 
         // The pipe's arrival is queued for the socket's thread (this one) just after the monitor event.
         Assert.True(SpinWait.SpinUntil(() => { socket.Core.ProcessEvents(); return socket.Core.PatternPipes.Any(); }, Timeout));
-        return Assert.Single(socket.Core.PatternPipes);
+        return Assert.IsType<StreamPipe>(Assert.Single(socket.Core.PatternPipes));
     }
 
     /// <summary>Unknown commands of assorted sizes, short and long frames, exactly <see cref="FloodChunk"/> octets.</summary>

@@ -3,7 +3,7 @@ using Managed.Zmq.Patterns;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Inproc;
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Patterns;
 
@@ -12,27 +12,13 @@ namespace Managed.Zmq.Tests.Patterns;
 /// among the pipes with data, pipes found empty set aside and brought back by their producer's next commit,
 /// so a receive looks at the active pipes only, however many idle ones the socket has (issue 25).
 /// </summary>
-public sealed class FairQueueTests : IDisposable
+public sealed class FairQueueTests
 {
     /// <summary>How long a test may wait for a stress run to finish (a deadline, not a measurement).</summary>
     private const int StressDeadlineMs = 60_000;
 
-    private readonly Context _context = new();
-    private readonly SocketCore _core;
-    private readonly SocketCore _peerCore;
-
-    public FairQueueTests()
-    {
-        _core = new SocketCore(_context, SocketType.Pull);
-        _peerCore = new SocketCore(_context, SocketType.Push);
-    }
-
-    public void Dispose()
-    {
-        _core.Close();
-        _peerCore.Close();
-        _context.Dispose();
-    }
+    private readonly FakePipeOwner _core = new();
+    private readonly FakePipeOwner _peerCore = new();
 
     [Fact]
     public void TryPeek_SeveralPipesWithData_ServesThemInTurn()
@@ -105,12 +91,12 @@ public sealed class FairQueueTests : IDisposable
         Assert.False(queue.HasMessage);
         Assert.Equal(1, queue.ActiveCount);
 
-        writer.WriteFrame([5], more: true);
-        writer.WriteFrame([6], more: false);
+        writer.WriteFrame(new OutboundFrame([5], more: true));
+        writer.WriteFrame(new OutboundFrame([6], more: false));
         Assert.Equal(new byte[] { 5, 6 }, ReadAll(queue).Single().Select(f => f[0]).ToArray());
         Assert.Equal(1, queue.ActivationsTaken);
 
-        writer.WriteFrame([7], more: false);
+        writer.WriteFrame(new OutboundFrame([7], more: false));
         Assert.Equal([7], ReadAll(queue).Single()[0]);
     }
 
@@ -128,7 +114,7 @@ public sealed class FairQueueTests : IDisposable
         {
             var (reader, writer) = NewInprocPair();
             queue.Add(reader);
-            send = b => writer.WriteFrame([b], more: false);
+            send = b => writer.WriteFrame(new OutboundFrame([b], more: false));
         }
         else
         {
@@ -227,8 +213,8 @@ public sealed class FairQueueTests : IDisposable
                 {
                     Span<byte> body = stackalloc byte[4];
                     BinaryPrimitives.WriteInt32LittleEndian(body, sequence);
-                    writer.WriteFrame(body, more: true);
-                    writer.WriteFrame(body, more: false);
+                    writer.WriteFrame(new OutboundFrame(body, more: true));
+                    writer.WriteFrame(new OutboundFrame(body, more: false));
                 };
             }
             else
@@ -294,20 +280,20 @@ public sealed class FairQueueTests : IDisposable
         while (total < expectedTotal)
         {
             Assert.False(cancel.IsCancellationRequested, $"received {total} of {expectedTotal}: a pipe with data was never served again");
-            if (!queue.TryPeek(out var pipe, out var header, out var body))
+            if (!queue.TryPeek(out var pipe, out var frame))
             {
                 idle.SpinOnce();
                 continue;
             }
 
-            Assert.True(header.More);
-            int first = BinaryPrimitives.ReadInt32LittleEndian(body);
-            queue.Consume(pipe, header);
-            Assert.True(queue.TryPeek(out var same, out header, out body));
+            Assert.True(frame.More);
+            int first = BinaryPrimitives.ReadInt32LittleEndian(frame.Body);
+            queue.Consume(pipe, frame);
+            Assert.True(queue.TryPeek(out var same, out var second));
             Assert.Same(pipe, same);
-            Assert.False(header.More);
-            Assert.Equal(first, BinaryPrimitives.ReadInt32LittleEndian(body));
-            queue.Consume(pipe, header);
+            Assert.False(second.More);
+            Assert.Equal(first, BinaryPrimitives.ReadInt32LittleEndian(second.Body));
+            queue.Consume(pipe, second);
 
             int index = Array.IndexOf(readers, pipe);
             Assert.Equal(next[index], first);
@@ -324,31 +310,110 @@ public sealed class FairQueueTests : IDisposable
         Assert.False(queue.HasMessage);
     }
 
-    private Pipe NewEnginePipe() => new(_core, sendHwm: 0, receiveHwm: 0, fromConnect: false);
+    [Fact]
+    public void TryPeek_SubscriptionCommandBetweenMessages_IsSkipped()
+    {
+        var queue = new FairQueue();
+        var (reader, writer) = NewInprocPair();
+        queue.Add(reader);
+        writer.WriteFrame(new OutboundFrame([1], more: false));
+        writer.WriteSubscription(subscribe: true, "t"u8);
+        writer.WriteFrame(new OutboundFrame([2], more: false));
 
-    private (Pipe Reader, Pipe Writer) NewInprocPair()
+        Assert.Equal([[1], [2]], ReadAll(queue).Select(m => m[0]));
+    }
+
+    [Fact]
+    public void TryPeek_SurfaceSubscriptions_ReturnsTheCommandInOrder()
+    {
+        var queue = new FairQueue(surfaceSubscriptions: true);
+        var (reader, writer) = NewInprocPair();
+        queue.Add(reader);
+        writer.WriteFrame(new OutboundFrame([1], more: false));
+        writer.WriteSubscription(subscribe: false, "t"u8);
+
+        Assert.True(queue.TryPeek(out var pipe, out var message));
+        Assert.False(message.IsCommand);
+        queue.Consume(pipe, message);
+        Assert.True(queue.TryPeek(out pipe, out var command));
+        Assert.True(command.IsCommand);
+        Assert.True(pipe.TryReadSubscription(command, out bool subscribe, out var topic));
+        Assert.False(subscribe);
+        Assert.Equal("t"u8.ToArray(), topic.ToArray());
+        queue.Consume(pipe, command);
+        Assert.False(queue.HasMessage);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void TryPeek_Conflate_DeliversOnlyTheNewestMessage(bool inproc)
+    {
+        var queue = new FairQueue { Conflate = true };
+        if (inproc)
+        {
+            var (reader, writer) = NewInprocPair();
+            queue.Add(reader);
+            for (byte i = 1; i <= 3; i++)
+            {
+                writer.WriteFrame(new OutboundFrame([i], more: false));
+            }
+        }
+        else
+        {
+            var pipe = NewEnginePipe();
+            queue.Add(pipe);
+            for (byte i = 1; i <= 3; i++)
+            {
+                Deliver(pipe, [i]);
+            }
+        }
+
+        Assert.Equal([3], ReadAll(queue).Single()[0]);
+    }
+
+    [Fact]
+    public void Remove_PipeMidMessage_NextPeekServesAnotherPipe()
+    {
+        var queue = new FairQueue();
+        var first = NewEnginePipe();
+        var second = NewEnginePipe();
+        queue.Add(first);
+        queue.Add(second);
+        Deliver(first, [1], [2]);
+        Deliver(second, [9]);
+        Assert.True(queue.TryPeek(out var pipe, out var frame));
+        Assert.Same(first, pipe);
+        queue.Consume(pipe, frame);
+
+        queue.Remove(first);
+
+        Assert.Equal([9], ReadAll(queue).Single()[0]);
+        Assert.Equal(1, queue.Count);
+    }
+
+    private StreamPipe NewEnginePipe() => new(_core, sendHwm: 0, receiveHwm: 0, fromConnect: false);
+
+    private (InprocPipe Reader, InprocPipe Writer) NewInprocPair()
     {
         var toReader = new InprocChannel();
         var toWriter = new InprocChannel();
-        var reader = new Pipe(_core, sendHwm: 0, receiveHwm: 0, fromConnect: false, outbound: toWriter, inbound: toReader);
-        var writer = new Pipe(_peerCore, sendHwm: 0, receiveHwm: 0, fromConnect: true, outbound: toReader, inbound: toWriter);
+        var reader = new InprocPipe(_core, sendHwm: 0, receiveHwm: 0, fromConnect: false, outbound: toWriter, inbound: toReader);
+        var writer = new InprocPipe(_peerCore, sendHwm: 0, receiveHwm: 0, fromConnect: true, outbound: toReader, inbound: toWriter);
         reader.Peer = writer;
         writer.Peer = reader;
         return (reader, writer);
     }
 
     /// <summary>What the engine's read loop does: frames encoded into the inbound queue, the message committed whole.</summary>
-    private static void Deliver(Pipe pipe, params byte[][] frames)
+    private static void Deliver(StreamPipe pipe, params byte[][] frames)
     {
         var inbound = pipe.Inbound;
         for (int i = 0; i < frames.Length; i++)
         {
             var frame = frames[i];
-            int headerLength = ZmtpFrame.GetHeaderLength(frame.Length);
-            var span = inbound.GetSpan(headerLength + frame.Length);
-            ZmtpFrame.WriteHeader(span, frame.Length, i < frames.Length - 1 ? ZmtpFrameFlags.More : ZmtpFrameFlags.None);
-            frame.CopyTo(span[headerLength..]);
-            inbound.Advance(headerLength + frame.Length);
+            var span = inbound.GetSpan(QueuedFrame.GetLength(frame.Length));
+            inbound.Advance(QueuedFrame.Write(span, frame, more: i < frames.Length - 1));
         }
 
         inbound.Commit(1);
@@ -358,11 +423,12 @@ public sealed class FairQueueTests : IDisposable
     {
         var messages = new List<List<byte[]>>();
         var current = new List<byte[]>();
-        while (queue.TryPeek(out var pipe, out var header, out var body))
+        while (queue.TryPeek(out var pipe, out var frame))
         {
-            current.Add(body.ToArray());
-            queue.Consume(pipe, header);
-            if (!header.More)
+            current.Add(frame.Body.ToArray());
+            bool more = frame.More;
+            queue.Consume(pipe, frame);
+            if (!more)
             {
                 messages.Add(current);
                 current = [];

@@ -3,7 +3,7 @@ using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
-using Managed.Zmq.Sockets;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Patterns;
 
@@ -12,25 +12,13 @@ namespace Managed.Zmq.Tests.Patterns;
 /// last reported, one delivery per connection however many of its prefixes match, and a leaving
 /// connection's topics dropped; plus a randomized comparison with a naive table.
 /// </summary>
-public sealed class SubscriptionTableTests : IDisposable
+public sealed class SubscriptionTableTests
 {
-    private readonly Context _context = new();
-    private readonly SocketCore _core;
-
-    public SubscriptionTableTests()
-    {
-        _core = new SocketCore(_context, SocketType.Pub);
-    }
-
-    public void Dispose()
-    {
-        _core.Close();
-        _context.Dispose();
-    }
+    private readonly FakePipeOwner _core = new();
 
     private static byte[] B(string text) => System.Text.Encoding.ASCII.GetBytes(text);
 
-    private Pipe NewPipe() => new(_core, 1000, 1000, fromConnect: false) { PatternState = new SubscriberState() };
+    private Pipe NewPipe() => new StreamPipe(_core, 1000, 1000, fromConnect: false) { PatternState = new SubscriberState() };
 
     private long _stamp;
 

@@ -1,16 +1,24 @@
-using System.Diagnostics;
-using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
-using Managed.Zmq.Wire;
-
 namespace Managed.Zmq.Pipes;
 
-/// <summary>The engine's side of a pipe (I/O thread): the writer turn and the reader pause.</summary>
-internal sealed partial class Pipe
+/// <summary>The engine's side of a stream pipe (I/O thread): the writer turn and the reader pause.</summary>
+internal sealed partial class StreamPipe
 {
-    // ------------------------------------------------------------ engine side (I/O thread)
+    /// <summary>Who has the write side of the connection: <see cref="WriterRunning"/>, <see cref="WriterParked"/> or <see cref="WriterDirect"/>.</summary>
+    private int _writerState;
 
-    public IPipeEngine? Engine => Volatile.Read(ref _engine);
+    /// <summary>The engine's write loop is running (or about to): it alone writes to the OS socket.</summary>
+    private const int WriterRunning = 0;
+
+    /// <summary>The write loop is parked waiting for data; whoever moves the state on next has the write side.</summary>
+    private const int WriterParked = 1;
+
+    /// <summary>The socket thread is writing to the OS socket itself; the write loop waits for it to hand back.</summary>
+    private const int WriterDirect = 2;
+
+    /// <summary>1 while the engine's read loop is paused at the receive HWM.</summary>
+    private int _readerPaused;
+
+    // ------------------------------------------------------------ engine side (I/O thread)
 
     public void SetEngine(IPipeEngine? engine) => Volatile.Write(ref _engine, engine);
 
@@ -59,7 +67,7 @@ internal sealed partial class Pipe
 
     /// <summary>
     /// Called after a commit (a full fence): when the engine's write loop is parked, either writes the
-    /// queue to the OS socket from this thread (a reply: the socket's last operation was a receive, see <see cref="Sockets.SocketCore.ReplyDue"/>)
+    /// queue to the OS socket from this thread (a reply: the socket's last operation was a receive, see <see cref="IPipeOwner.ReplyDue"/>)
     /// or wakes the write loop.
     /// </summary>
     public void WakeWriter()
@@ -72,7 +80,7 @@ internal sealed partial class Pipe
         // A send that follows a receive (no reply due on this socket) is a reply, or the next request:
         // writing it here saves the I/O thread's wake-up on the round trip. A stream of sends would
         // pay a system call per message instead of one per batch, so it wakes the write loop.
-        if (!_socket.ReplyDue
+        if (!Socket.ReplyDue
             && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
         {
             var engine = Volatile.Read(ref _engine);
