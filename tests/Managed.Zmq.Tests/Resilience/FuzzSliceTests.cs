@@ -3,10 +3,18 @@ using Managed.Zmq.Tests.Resilience.Support;
 
 namespace Managed.Zmq.Tests.Resilience;
 
+/// <summary>Runs alone: the heap bound reads the process's managed heap, which parallel tests also fill.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class FuzzHeapCollection
+{
+    public const string Name = "Fuzz heap";
+}
+
 /// <summary>
 /// A seeded, bounded slice of benchmarks/Managed.Zmq.Fuzz as a unit test: the same inputs every
 /// run, so a finding here is reproducible with the tool (<c>--seed</c>).
 /// </summary>
+[Collection(FuzzHeapCollection.Name)]
 public sealed class FuzzSliceTests
 {
     [Theory]
