@@ -25,9 +25,8 @@ public sealed class PoolLeakTrackingTests
     }
 
     [Theory]
-    [InlineData("tcp://127.0.0.1:*")]
-    [InlineData("ipc://*")]
-    public void LeakTracker_PooledMessagesSentAndReceived_AllBuffersReturn(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void LeakTracker_PooledMessagesSentAndReceived_AllBuffersReturn(Transport transport)
     {
         var tracker = new PoolLeakTracker();
         var pool = new MessagePool { LeakTracker = tracker };
@@ -37,8 +36,7 @@ public sealed class PoolLeakTrackingTests
         pull.SetOption(SocketOption.Rcvtimeo, 10_000);
         pull.SetOption(SocketOption.Linger, 0);
         push.SetOption(SocketOption.Linger, 0);
-        pull.Bind(endpoint);
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        push.Connect(TestEndpoint.Bind(pull, transport));
 
         foreach (int size in new[] { 16, 1000, 40_000, 300_000 })
         {

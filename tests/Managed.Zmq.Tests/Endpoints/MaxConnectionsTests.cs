@@ -225,7 +225,7 @@ public sealed class MaxConnectionsTests : TransportSockets
         var server = Create(SocketType.Router);
         server.SetOption(SocketOption.Max_Connections, 1);
         using var monitor = MonitorProbe.Attach(Context, server, ZmqConstants.ZMQ_EVENT_ACCEPTED);
-        string path = IpcPath("maxconn");
+        string path = TestEndpoint.IpcPath("maxconn");
         server.Bind("ipc://" + path);
         string endpoint = server.GetOptionString(SocketOption.Last_Endpoint);
 

@@ -36,7 +36,7 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
     [Fact]
     public void Disconnect_BeforeAnyBind_QueuedPayloadReleased()
     {
-        string name = InprocName("dropped");
+        string name = TestEndpoint.Inproc("dropped");
         using var released = new ManualResetEventSlim();
         var push = ConnectAndQueue(name, released);
 
@@ -48,7 +48,7 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
     [Fact]
     public void Dispose_ConnectNeverBoundLingerZero_QueuedPayloadReleased()
     {
-        string name = InprocName("closed");
+        string name = TestEndpoint.Inproc("closed");
         using var released = new ManualResetEventSlim();
         var push = ConnectAndQueue(name, released);
 
@@ -60,7 +60,7 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
     [Fact]
     public void Dispose_SenderInsideMultipartMessage_StagedPayloadReleasedAndNothingDelivered()
     {
-        string name = InprocName("half");
+        string name = TestEndpoint.Inproc("half");
         using var released = new ManualResetEventSlim();
         var pull = Create(SocketType.Pull);
         pull.Bind(name);
@@ -80,7 +80,7 @@ public sealed unsafe class InprocPayloadReleaseTests : TransportSockets
     [Fact]
     public void Send_LinkedPeerReadsIt_PayloadReleasedOnceAfterTheRead()
     {
-        string name = InprocName("read");
+        string name = TestEndpoint.Inproc("read");
         using var released = new ManualResetEventSlim();
         int releases = 0;
         var pull = Create(SocketType.Pull);

@@ -10,7 +10,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Connect_BeforeBind_QueuedMessagesDeliveredOnceBound()
     {
-        string name = InprocName("early");
+        string name = TestEndpoint.Inproc("early");
         var push = Create(SocketType.Push);
         push.Connect(name);
         SendMessage(push, "a", "b");
@@ -26,7 +26,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Bind_NameAlreadyBoundInContext_Eaddrinuse()
     {
-        string name = InprocName("taken");
+        string name = TestEndpoint.Inproc("taken");
         var first = Create(SocketType.Pull);
         first.Bind(name);
         var second = Create(SocketType.Pull);
@@ -38,7 +38,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Bind_SecondBindRefused_FirstBinderStillServesTheName()
     {
-        string name = InprocName("kept");
+        string name = TestEndpoint.Inproc("kept");
         var first = Create(SocketType.Pull);
         first.Bind(name);
         var second = Create(SocketType.Pull);
@@ -55,7 +55,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Unbind_ThenAnotherSocketBindsTheName_NewConnectsReachIt()
     {
-        string name = InprocName("moved");
+        string name = TestEndpoint.Inproc("moved");
         var first = Create(SocketType.Pull);
         first.Bind(name);
         first.Unbind(name);
@@ -72,7 +72,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Unbind_ThenRebindBySameSocket_NewConnectsReachIt()
     {
-        string name = InprocName("rebind");
+        string name = TestEndpoint.Inproc("rebind");
         var pull = Create(SocketType.Pull);
         pull.Bind(name);
         pull.Unbind(name);
@@ -89,7 +89,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Dispose_BinderClosed_NameFreeForAnotherBind()
     {
-        string name = InprocName("freed");
+        string name = TestEndpoint.Inproc("freed");
         var first = Create(SocketType.Pull);
         first.Bind(name);
 
@@ -106,7 +106,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Bind_SameNameInTwoContexts_EachContextIndependent()
     {
-        string name = InprocName("scoped");
+        string name = TestEndpoint.Inproc("scoped");
         var other = NewContext();
         var pullHere = Create(SocketType.Pull);
         var pullThere = Create(SocketType.Pull, other);
@@ -129,7 +129,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Connect_NameBoundOnlyInAnotherContext_WaitsForABindInItsOwn()
     {
-        string name = InprocName("elsewhere");
+        string name = TestEndpoint.Inproc("elsewhere");
         var other = NewContext();
         var foreign = Create(SocketType.Pull, other);
         foreign.Bind(name);
@@ -217,7 +217,7 @@ public sealed class InprocTransportTests : TransportSockets
     [InlineData(1, 1000)]
     public void Send_ConnectBeforeBind_SndhwmUntilBoundThenSummed(int sndhwm, int rcvhwm)
     {
-        string name = InprocName("hwm-early");
+        string name = TestEndpoint.Inproc("hwm-early");
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Sndhwm, sndhwm);
         push.Connect(name);
@@ -274,7 +274,7 @@ public sealed class InprocTransportTests : TransportSockets
 
         // Subscribed before the connect: the subscription is the first thing on the pipe, as in libzmq.
         sub.SubscribeAll();
-        string name = InprocName("pub-hwm");
+        string name = TestEndpoint.Inproc("pub-hwm");
         pub.Bind(name);
         sub.Connect(name);
 
@@ -295,7 +295,7 @@ public sealed class InprocTransportTests : TransportSockets
         pub.SetOption(SocketOption.Sndhwm, 0);
         sub.SetOption(SocketOption.Rcvhwm, 0);
         sub.SubscribeAll();
-        string name = InprocName("pub-unbounded");
+        string name = TestEndpoint.Inproc("pub-unbounded");
         pub.Bind(name);
         sub.Connect(name);
 
@@ -314,7 +314,7 @@ public sealed class InprocTransportTests : TransportSockets
     [InlineData(false)]
     public void Router_ConnectingDealerWithRoutingId_SeesItAndRepliesThroughIt(bool routerBindsFirst)
     {
-        string name = InprocName("router");
+        string name = TestEndpoint.Inproc("router");
         var router = Create(SocketType.Router);
         var dealer = Create(SocketType.Dealer);
         dealer.SetOption(SocketOption.Routing_Id, Support.Bytes.Of("dealer-7"));
@@ -342,7 +342,7 @@ public sealed class InprocTransportTests : TransportSockets
     public void Router_ConnectingToBoundDealerWithRoutingId_CanSendAtOnce()
     {
         // libzmq hands the binder's routing id to a connecting ROUTER during the connect itself.
-        string name = InprocName("router-connects");
+        string name = TestEndpoint.Inproc("router-connects");
         var dealer = Create(SocketType.Dealer);
         dealer.SetOption(SocketOption.Routing_Id, Support.Bytes.Of("binder"));
         dealer.Bind(name);
@@ -361,7 +361,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Router_TwoAnonymousDealers_DistinctGeneratedIdsRouteReplies()
     {
-        string name = InprocName("router-anon");
+        string name = TestEndpoint.Inproc("router-anon");
         var router = Create(SocketType.Router);
         router.Bind(name);
         var dealers = new[] { Create(SocketType.Dealer), Create(SocketType.Dealer) };
@@ -394,7 +394,7 @@ public sealed class InprocTransportTests : TransportSockets
     public void Dispose_SenderClosedWithQueuedMessages_ReceiverGetsThemAll(int linger)
     {
         var (push, pull) = (Create(SocketType.Push), Create(SocketType.Pull));
-        string name = InprocName("closed-peer");
+        string name = TestEndpoint.Inproc("closed-peer");
         pull.Bind(name);
         push.SetOption(SocketOption.Linger, linger);
         push.Connect(name);
@@ -413,7 +413,7 @@ public sealed class InprocTransportTests : TransportSockets
     [Fact]
     public void Dispose_PairPeerClosed_QueuedRepliesStillReadable()
     {
-        string name = InprocName("pair-closed");
+        string name = TestEndpoint.Inproc("pair-closed");
         var a = Create(SocketType.Pair);
         var b = Create(SocketType.Pair);
         a.Bind(name);
@@ -435,7 +435,7 @@ public sealed class InprocTransportTests : TransportSockets
         // libzmq: a socket closed with LINGER -1 keeps its unmatched inproc connect alive, and its
         // queued message reaches a socket that binds the name later in the same context.
         var context = NewContext();
-        string name = InprocName("linger-pending");
+        string name = TestEndpoint.Inproc("linger-pending");
         var push = new Socket(context, SocketType.Push);
         push.Connect(name);
         push.Send("lingered");
@@ -455,7 +455,7 @@ public sealed class InprocTransportTests : TransportSockets
         var receiver = Create(receiverType);
         sender.SetOption(SocketOption.Sndhwm, sndhwm);
         receiver.SetOption(SocketOption.Rcvhwm, rcvhwm);
-        string name = InprocName("hwm");
+        string name = TestEndpoint.Inproc("hwm");
         receiver.Bind(name);
         sender.Connect(name);
         return (sender, receiver);

@@ -30,7 +30,7 @@ internal sealed class MonitorProbe : IDisposable
 
     public static MonitorProbe Attach(Context context, Socket target, int mask = ZmqConstants.ZMQ_EVENT_ALL)
     {
-        string endpoint = $"inproc://monitor-{Guid.NewGuid():N}";
+        string endpoint = TestEndpoint.Inproc("monitor");
         target.Monitor(endpoint, mask);
         return Connect(context, endpoint);
     }

@@ -10,8 +10,6 @@ public abstract class TransportSockets : IDisposable
     /// <summary>Receive/send timeout of test sockets: generous, only ever reached when a test fails.</summary>
     protected const int Timeout = 5000;
 
-    private static int s_counter;
-
     private readonly List<Socket> _sockets = [];
     private readonly List<Context> _contexts = [];
     private bool _disposed;
@@ -40,14 +38,6 @@ public abstract class TransportSockets : IDisposable
         _sockets.Add(socket);
         return socket;
     }
-
-    /// <summary>A name no other test uses, so tests never collide.</summary>
-    protected static string InprocName(string what) =>
-        $"inproc://transports-{what}-{Environment.ProcessId}-{Interlocked.Increment(ref s_counter)}";
-
-    /// <summary>A path in the temp directory that no other test uses.</summary>
-    protected static string IpcPath(string what) =>
-        Path.Combine(Path.GetTempPath(), $"mzq-{what}-{Environment.ProcessId}-{Interlocked.Increment(ref s_counter)}");
 
     protected static void AssertZmqError(int expected, Action action)
     {

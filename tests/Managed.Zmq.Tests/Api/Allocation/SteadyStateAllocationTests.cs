@@ -25,27 +25,14 @@ public sealed unsafe class SteadyStateAllocationTests
     /// </summary>
     private const long OneMessageObjectPerMessage = Messages * 96L;
 
-    public static TheoryData<string, int> EndpointsAndSizes()
-    {
-        var data = new TheoryData<string, int>();
-        foreach (int size in new[] { 64, 64 * 1024 })
-        {
-            data.Add("tcp://127.0.0.1:*", size);
-            data.Add("ipc://*", size);
-            data.Add($"inproc://alloc-{Guid.NewGuid():N}", size);
-        }
-
-        return data;
-    }
-
     private static void AssertAtMost(long allocated, long limit, string side)
         => Assert.True(allocated < limit, $"{side} thread allocated {allocated} B over {Messages} messages");
 
     [Theory]
-    [MemberData(nameof(EndpointsAndSizes))]
-    public void SpanSendAndRecv_SteadyState_AllocatesNothingPerMessage(string endpoint, int size)
+    [TransportCases(With = [64, 64 * 1024])]
+    public void SpanSendAndRecv_SteadyState_AllocatesNothingPerMessage(Transport transport, int size)
     {
-        using var run = new SteadyStateRun(endpoint);
+        using var run = new SteadyStateRun(transport);
         var payload = new byte[size];
         var buffer = new byte[size];
 
@@ -57,10 +44,10 @@ public sealed unsafe class SteadyStateAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(EndpointsAndSizes))]
-    public void MessageSendAndRecv_SteadyState_AllocatesNothingPerMessage(string endpoint, int size)
+    [TransportCases(With = [64, 64 * 1024])]
+    public void MessageSendAndRecv_SteadyState_AllocatesNothingPerMessage(Transport transport, int size)
     {
-        using var run = new SteadyStateRun(endpoint);
+        using var run = new SteadyStateRun(transport);
 
         // The caller reuses one Message each side: after a send it is empty and can be rebuilt (API §4.2).
         using var outgoing = new Message(size);
@@ -81,11 +68,11 @@ public sealed unsafe class SteadyStateAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(EndpointsAndSizes))]
-    public void PooledSendAndRecv_SteadyState_AllocatesOnlyTheRentedMessage(string endpoint, int size)
+    [TransportCases(With = [64, 64 * 1024])]
+    public void PooledSendAndRecv_SteadyState_AllocatesOnlyTheRentedMessage(Transport transport, int size)
     {
         var pool = new MessagePool();
-        using var run = new SteadyStateRun(endpoint);
+        using var run = new SteadyStateRun(transport);
 
         // The receiver keeps one rented Message and receives into its pooled buffer (API §4.3).
         using var incoming = pool.Rent(size);
@@ -105,11 +92,11 @@ public sealed unsafe class SteadyStateAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(EndpointsAndSizes))]
-    public void PooledRebuildSendAndRecv_SteadyState_AllocatesNothingPerMessage(string endpoint, int size)
+    [TransportCases(With = [64, 64 * 1024])]
+    public void PooledRebuildSendAndRecv_SteadyState_AllocatesNothingPerMessage(Transport transport, int size)
     {
         var pool = new MessagePool();
-        using var run = new SteadyStateRun(endpoint);
+        using var run = new SteadyStateRun(transport);
 
         // One Message rebuilt from the pool for every send (Message.Rebuild(MessagePool, int)): no Message object per
         // send either, unlike Rent.
@@ -131,10 +118,10 @@ public sealed unsafe class SteadyStateAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(EndpointsAndSizes))]
-    public void ZeroCopySendAndRecv_SteadyState_AllocatesOnlyTheCallersMessage(string endpoint, int size)
+    [TransportCases(With = [64, 64 * 1024])]
+    public void ZeroCopySendAndRecv_SteadyState_AllocatesOnlyTheCallersMessage(Transport transport, int size)
     {
-        using var run = new SteadyStateRun(endpoint);
+        using var run = new SteadyStateRun(transport);
 
         // Every message lends the same read-only native bytes; the callback only counts (one delegate, made once).
         var shared = (nint)System.Runtime.InteropServices.NativeMemory.Alloc((nuint)size);

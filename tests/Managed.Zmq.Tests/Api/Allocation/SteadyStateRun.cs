@@ -41,10 +41,10 @@ internal sealed class SteadyStateRun : IDisposable
     private readonly PushPullPair _pair;
     private readonly int _queueFill;
 
-    public SteadyStateRun(string endpoint)
+    public SteadyStateRun(Transport transport)
     {
-        _queueFill = endpoint.StartsWith("inproc://", StringComparison.Ordinal) ? InprocQueueFill : StreamQueueFill;
-        _pair = new PushPullPair(endpoint);
+        _queueFill = transport == Transport.Inproc ? InprocQueueFill : StreamQueueFill;
+        _pair = new PushPullPair(transport, "alloc");
     }
 
     public Socket Pull => _pair.Pull;

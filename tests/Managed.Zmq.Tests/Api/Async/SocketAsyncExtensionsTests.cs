@@ -10,7 +10,7 @@ public class SocketAsyncExtensionsTests
     public async Task RecvBytesAsync_FrameQueued_CompletesSynchronously()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pull)
         using (push)
         {
@@ -26,7 +26,7 @@ public class SocketAsyncExtensionsTests
     public async Task SendAsync_SocketWritable_CompletesSynchronously()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pull)
         using (push)
         {
@@ -47,7 +47,7 @@ public class SocketAsyncExtensionsTests
     public void SendAsync_AlreadyCancelledButWritable_StillCompletes()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pull)
         using (push)
         {
@@ -61,7 +61,7 @@ public class SocketAsyncExtensionsTests
     public async Task RecvStringAsync_DataArrivesLater_Completes()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "tcp");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Tcp);
         using (pull)
         using (push)
         {
@@ -76,7 +76,7 @@ public class SocketAsyncExtensionsTests
     public async Task RecvBytesAsync_IdlePullCancelled_ThrowsOceAndConsumesNothing()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pull)
         using (push)
         {
@@ -97,7 +97,7 @@ public class SocketAsyncExtensionsTests
     {
         using var context = new Context();
         using var pull = PollingSockets.Open(context, SocketType.Pull);
-        pull.Bind(PollingSockets.InprocEndpoint());
+        pull.Bind(TestEndpoint.Inproc("polling"));
         using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(100));
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pull.RecvBytesAsync(cancellation.Token).AsTask().WaitAsync(PollingSockets.WaitLimit));
     }
@@ -117,7 +117,7 @@ public class SocketAsyncExtensionsTests
 
         // Once a peer appears, the first message it gets is the one sent after the cancellation.
         using var pull = PollingSockets.Open(context, SocketType.Pull);
-        string endpoint = PollingSockets.InprocEndpoint();
+        string endpoint = TestEndpoint.Inproc("polling");
         pull.Bind(endpoint);
         push.Connect(endpoint);
         Assert.Equal(5, await push.SendAsync("after").AsTask().WaitAsync(PollingSockets.WaitLimit));
@@ -130,7 +130,7 @@ public class SocketAsyncExtensionsTests
         using var context = new Context();
         using var push = PollingSockets.Open(context, SocketType.Push);
         using var pull = PollingSockets.Open(context, SocketType.Pull);
-        string endpoint = PollingSockets.BindAny(push, "tcp");
+        string endpoint = TestEndpoint.Bind(push, Transport.Tcp);
         var pending = push.SendAsync("queued");
         Assert.False(pending.IsCompleted);
 
@@ -144,7 +144,7 @@ public class SocketAsyncExtensionsTests
     public async Task SendAsync_HundredSequentialSends_AllArriveInOrder()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "tcp");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Tcp);
         using (pull)
         using (push)
         {
@@ -165,7 +165,7 @@ public class SocketAsyncExtensionsTests
     public async Task RecvStringAsync_SeveralPending_CompleteInCallOrder()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "ipc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Ipc);
         using (pull)
         using (push)
         {
@@ -187,7 +187,7 @@ public class SocketAsyncExtensionsTests
         using var context = new Context();
         using var push = PollingSockets.Open(context, SocketType.Push);
         using var pull = PollingSockets.Open(context, SocketType.Pull);
-        string endpoint = PollingSockets.BindAny(push, "inproc");
+        string endpoint = TestEndpoint.Bind(push, Transport.Inproc);
         var sends = Enumerable.Range(0, 5).Select(i => push.SendAsync(i.ToString()).AsTask()).ToArray();
         Assert.All(sends, send => Assert.False(send.IsCompleted));
         pull.Connect(endpoint);
@@ -202,7 +202,7 @@ public class SocketAsyncExtensionsTests
     public async Task RecvBytesAsync_OneMegabytePayload_RoundTrips()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "tcp");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Tcp);
         using (pull)
         using (push)
         {
@@ -215,10 +215,8 @@ public class SocketAsyncExtensionsTests
     }
 
     [Theory]
-    [InlineData("tcp")]
-    [InlineData("ipc")]
-    [InlineData("inproc")]
-    public async Task RecvBytesAsync_Pending_ContinuationNotOnIoThread(string transport)
+    [TransportCases]
+    public async Task RecvBytesAsync_Pending_ContinuationNotOnIoThread(Transport transport)
     {
         using var context = new Context();
         var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, transport);
@@ -241,7 +239,7 @@ public class SocketAsyncExtensionsTests
     public async Task MultipartAsync_PendingReceive_GetsWholeMessage()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "tcp");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Tcp);
         using (pull)
         using (push)
         {
@@ -269,7 +267,7 @@ public class SocketAsyncExtensionsTests
         using var outgoing = new MultipartMessage();
         outgoing.Add("1");
         outgoing.Add("2");
-        string endpoint = PollingSockets.BindAny(push, "ipc");
+        string endpoint = TestEndpoint.Bind(push, Transport.Ipc);
         var pending = push.SendMultipartAsync(outgoing);
         Assert.False(pending.IsCompleted);
 
@@ -283,7 +281,7 @@ public class SocketAsyncExtensionsTests
     public async Task ReqRepAsync_RoundTrips_BothDirections()
     {
         using var context = new Context();
-        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, "tcp");
+        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, Transport.Tcp);
         using (rep)
         using (req)
         {
@@ -300,7 +298,7 @@ public class SocketAsyncExtensionsTests
     public async Task AsyncPairs_FiveConcurrent_AllComplete()
     {
         using var context = new Context();
-        var pairs = Enumerable.Range(0, 5).Select(_ => PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "tcp")).ToList();
+        var pairs = Enumerable.Range(0, 5).Select(_ => PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Tcp)).ToList();
         try
         {
             var work = pairs.Select(async pair =>
@@ -329,7 +327,7 @@ public class SocketAsyncExtensionsTests
     {
         using var context = new Context();
         var pull = PollingSockets.Open(context, SocketType.Pull);
-        pull.Bind(PollingSockets.InprocEndpoint());
+        pull.Bind(TestEndpoint.Inproc("polling"));
         var pending = pull.RecvStringAsync();
         pull.Dispose();
         await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.AsTask().WaitAsync(PollingSockets.WaitLimit));
@@ -340,7 +338,7 @@ public class SocketAsyncExtensionsTests
     {
         using var context = new Context();
         using var pull = PollingSockets.Open(context, SocketType.Pull);
-        pull.Bind(PollingSockets.InprocEndpoint());
+        pull.Bind(TestEndpoint.Inproc("polling"));
         var pending = pull.RecvStringAsync();
         context.Shutdown();
         var exception = await Assert.ThrowsAsync<ZmqException>(() => pending.AsTask().WaitAsync(PollingSockets.WaitLimit));

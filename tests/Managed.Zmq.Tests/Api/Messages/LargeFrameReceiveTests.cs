@@ -9,13 +9,11 @@ namespace Managed.Zmq.Tests.Api.Messages;
 /// </summary>
 public sealed class LargeFrameReceiveTests
 {
-    public static TheoryData<string> Endpoints => new() { "tcp://127.0.0.1:*", "ipc://*" };
-
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Recv_LargeFramesIntoOnePlainMessage_SameBytesAndNotPooled(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeFramesIntoOnePlainMessage_SameBytesAndNotPooled(Transport transport)
     {
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport);
         int[] sizes = [65_536, 40_000, 100, 300_000, 0, 32_768];
         foreach (int size in sizes)
         {
@@ -36,11 +34,11 @@ public sealed class LargeFrameReceiveTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Recv_LargeFrameIntoPooledMessageOfItsBucket_StaysPooledAndPoolBalances(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeFrameIntoPooledMessageOfItsBucket_StaysPooledAndPoolBalances(Transport transport)
     {
         var pool = new MessagePool();
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport);
         const int Size = 65_536;
         using (var received = pool.Rent(Size))
         {
@@ -63,11 +61,11 @@ public sealed class LargeFrameReceiveTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Recv_LargeFrameIntoLargerPooledBuffer_KeepsThatBuffer(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeFrameIntoLargerPooledBuffer_KeepsThatBuffer(Transport transport)
     {
         var pool = new MessagePool();
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport);
         using var received = pool.Rent(1024 * 1024);
         pair.Push.Send(Pattern(50_000, seed: 7));
 
@@ -78,11 +76,11 @@ public sealed class LargeFrameReceiveTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Send_MessageHoldingReceivedLargeFrame_ForwardsSameBytes(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Send_MessageHoldingReceivedLargeFrame_ForwardsSameBytes(Transport transport)
     {
-        using var first = new PushPullPair(endpoint);
-        using var second = new PushPullPair(endpoint);
+        using var first = new PushPullPair(transport);
+        using var second = new PushPullPair(transport);
         first.Push.Send(Pattern(70_000, seed: 3));
         using var relay = new Message();
         Assert.Equal(70_000, first.Pull.Recv(relay));
@@ -94,10 +92,10 @@ public sealed class LargeFrameReceiveTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Recv_LargeFrameIntoZeroCopyMessage_RunsItsCallbackOnce(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeFrameIntoZeroCopyMessage_RunsItsCallbackOnce(Transport transport)
     {
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport);
         pair.Push.Send(Pattern(40_000, seed: 9));
         int calls = 0;
         nint memory = System.Runtime.InteropServices.Marshal.AllocHGlobal(16);
@@ -131,7 +129,7 @@ public sealed class LargeFrameReceiveTests
         pull.SetOption(SocketOption.Rcvtimeo, 10_000);
         push.Bind("tcp://127.0.0.1:*");
         string tcp = push.GetOptionString(SocketOption.Last_Endpoint)!;
-        string inproc = $"inproc://large-after-drop-{Guid.NewGuid():N}";
+        string inproc = TestEndpoint.Inproc("large-after-drop");
         pull.Bind(inproc);
         pull.Connect(tcp);
         push.Send(Pattern(65_536, seed: 1));

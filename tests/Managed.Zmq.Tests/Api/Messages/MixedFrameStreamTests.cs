@@ -16,13 +16,11 @@ public sealed unsafe class MixedFrameStreamTests
 
     private static readonly int[] Sizes = [0, 1, 63, 64, 500, 1000, 1017, 1024, 4000, 20_000, 32_767, 32_768, 40_000, 70_000];
 
-    public static TheoryData<string> Endpoints => new() { "tcp://127.0.0.1:*", "ipc://*", $"inproc://mixed-{Guid.NewGuid():N}" };
-
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void Send_MixedFramesAndWaysFromAnotherThread_ArriveIntactInOrder(string endpoint)
+    [TransportCases]
+    public void Send_MixedFramesAndWaysFromAnotherThread_ArriveIntactInOrder(Transport transport)
     {
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport, "mixed");
         int callbacks = 0;
         int zeroCopies = 0;
         Action<nint> free = data =>

@@ -91,7 +91,7 @@ public sealed class PeerMetadataTests : TransportSockets
     [Fact]
     public void GetMetadata_Ipc_PeerAddressIsLocalhostAndCredentials()
     {
-        var (router, dealer) = RouterAndDealer("ipc://" + IpcPath("meta"));
+        var (router, dealer) = RouterAndDealer("ipc://" + TestEndpoint.IpcPath("meta"));
 
         dealer.Send("hello");
         using var frames = router.RecvMultipart();
@@ -111,7 +111,7 @@ public sealed class PeerMetadataTests : TransportSockets
     [Fact]
     public void GetMetadata_Inproc_NoMetadata()
     {
-        var (router, dealer) = RouterAndDealer(InprocName("meta"));
+        var (router, dealer) = RouterAndDealer(TestEndpoint.Inproc("meta"));
 
         dealer.Send("hello");
         using var frames = router.RecvMultipart();

@@ -13,11 +13,9 @@ public sealed unsafe class ZeroCopySendTests
 {
     private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(10);
 
-    public static TheoryData<string> Endpoints => new() { "tcp://127.0.0.1:*", "ipc://*", $"inproc://zero-copy-{Guid.NewGuid():N}" };
-
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void SendZeroCopy_AnySize_CallbackOnceAfterSendReturnedAndBytesIntact(string endpoint)
+    [TransportCases]
+    public void SendZeroCopy_AnySize_CallbackOnceAfterSendReturnedAndBytesIntact(Transport transport)
     {
         using var context = new Context();
         using var pull = new Socket(context, SocketType.Pull);
@@ -25,8 +23,7 @@ public sealed unsafe class ZeroCopySendTests
         pull.SetOption(SocketOption.Rcvtimeo, 10_000);
         pull.SetOption(SocketOption.Linger, 0);
         push.SetOption(SocketOption.Linger, 0);
-        pull.Bind(endpoint);
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        push.Connect(TestEndpoint.Bind(pull, transport, "zero-copy"));
 
         int[] sizes = [10, 40_000, 1 << 20];
         int callbacks = 0;
@@ -102,12 +99,12 @@ public sealed unsafe class ZeroCopySendTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void SendZeroCopy_SentMessageSentAgainEmpty_CallbackNotRunInsideTheSecondSend(string endpoint)
+    [TransportCases]
+    public void SendZeroCopy_SentMessageSentAgainEmpty_CallbackNotRunInsideTheSecondSend(Transport transport)
     {
         // After a send the message is empty but usable; sending it again (a 0-byte frame) must not release the
         // first content there, which would run its callback inside Send on this thread.
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport, "zero-copy");
         bool insideSend = false;
         bool calledInsideSend = false;
         int calls = 0;
@@ -133,13 +130,13 @@ public sealed unsafe class ZeroCopySendTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void SendZeroCopy_SmallThenMessageReused_EachCallbackOnce(string endpoint)
+    [TransportCases]
+    public void SendZeroCopy_SmallThenMessageReused_EachCallbackOnce(Transport transport)
     {
         // A small zero-copy frame is copied at send; its callback then runs once, either when the
         // message is next released on this thread (Rebuild, a receive into it, Dispose) or from
         // the deferred list, whichever comes first, and never a second time.
-        using var pair = new PushPullPair(endpoint);
+        using var pair = new PushPullPair(transport, "zero-copy");
         var push = pair.Push;
         var pull = pair.Pull;
         var calls = new int[4];
@@ -187,8 +184,8 @@ public sealed unsafe class ZeroCopySendTests
     }
 
     [Theory]
-    [MemberData(nameof(Endpoints))]
-    public void SendPooled_LargeMessages_BuffersReturnToPool(string endpoint)
+    [TransportCases]
+    public void SendPooled_LargeMessages_BuffersReturnToPool(Transport transport)
     {
         var pool = new MessagePool();
         using var context = new Context();
@@ -197,8 +194,7 @@ public sealed unsafe class ZeroCopySendTests
         pull.SetOption(SocketOption.Rcvtimeo, 10_000);
         pull.SetOption(SocketOption.Linger, 0);
         push.SetOption(SocketOption.Linger, 0);
-        pull.Bind(endpoint);
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        push.Connect(TestEndpoint.Bind(pull, transport, "zero-copy"));
 
         const int Count = 20;
         for (int i = 0; i < Count; i++)
@@ -243,16 +239,6 @@ public sealed unsafe class ZeroCopySendTests
         Assert.Equal(1, callbacks);
     }
 
-    /// <summary>tcp and ipc endpoints that nobody listens on yet: a PUSH connected there queues, and nothing can leave.</summary>
-    public static TheoryData<string> UnboundStreamEndpoints()
-    {
-        var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return new() { $"tcp://127.0.0.1:{port}", $"ipc://{Path.Combine(Path.GetTempPath(), $"zc-{Guid.NewGuid():N}.ipc")}" };
-    }
-
     /// <summary>Zero-copy memory filled with <paramref name="fill"/>, whose callback poisons it before freeing it and counts.</summary>
     private static Message PoisoningZeroCopy(int size, byte fill, Func<int> increment)
     {
@@ -268,9 +254,11 @@ public sealed unsafe class ZeroCopySendTests
     }
 
     [Theory]
-    [MemberData(nameof(UnboundStreamEndpoints))]
-    public void SendZeroCopy_BelowCopyThreshold_CallbackDueOnceSendReturnedThoughTheBytesCannotHaveLeft(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void SendZeroCopy_BelowCopyThreshold_CallbackDueOnceSendReturnedThoughTheBytesCannotHaveLeft(Transport transport)
     {
+        // A tcp or ipc endpoint that nobody listens on yet: a PUSH connected there queues, and nothing can leave.
+        string endpoint = TestEndpoint.Unbound(transport, "zero-copy");
         // Below CopyCallerMemoryBelow the caller's memory is copied at Send (into the queue, or by each tcp or ipc pipe
         // into a buffer of its own from the large-frame threshold): the library no longer needs it once Send returned.
         const int Size = FrameHeadroom.CopyCallerMemoryBelow - 1;
@@ -300,9 +288,11 @@ public sealed unsafe class ZeroCopySendTests
     }
 
     [Theory]
-    [MemberData(nameof(UnboundStreamEndpoints))]
-    public void SendZeroCopy_AtCopyThreshold_CallbackOnlyOnceTheBytesLeft(string endpoint)
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void SendZeroCopy_AtCopyThreshold_CallbackOnlyOnceTheBytesLeft(Transport transport)
     {
+        // A tcp or ipc endpoint that nobody listens on yet: a PUSH connected there queues, and nothing can leave.
+        string endpoint = TestEndpoint.Unbound(transport, "zero-copy");
         // From CopyCallerMemoryBelow the frame goes out from the caller's memory: the callback waits for the write.
         int size = FrameHeadroom.CopyCallerMemoryBelow;
         using var context = new Context();
@@ -339,7 +329,7 @@ public sealed unsafe class ZeroCopySendTests
         // inproc has no frame header to save, whatever CopyCallerMemoryBelow says: the receiver reads the caller's
         // memory itself, so the callback waits for the receive.
         const int Size = 100_000;
-        using var pair = new PushPullPair($"inproc://zero-copy-ref-{Guid.NewGuid():N}");
+        using var pair = new PushPullPair(Transport.Inproc, "zero-copy-ref");
         int calls = 0;
         using (var message = PoisoningZeroCopy(Size, 0x3C, () => Interlocked.Increment(ref calls)))
         {

@@ -260,7 +260,7 @@ public sealed class MonitorEventTests : ResilienceFixture
     {
         var socket = Create(SocketType.Pull);
 
-        var ex = Assert.Throws<ZmqException>(() => socket.Monitor($"inproc://mask-{Guid.NewGuid():N}", mask));
+        var ex = Assert.Throws<ZmqException>(() => socket.Monitor(TestEndpoint.Inproc("mask"), mask));
 
         Assert.Equal(ZmqConstants.EINVAL, ex.ErrorNumber);
     }
@@ -268,7 +268,7 @@ public sealed class MonitorEventTests : ResilienceFixture
     [Fact]
     public void Monitor_EndpointTaken_ThrowsEaddrinuse()
     {
-        string endpoint = $"inproc://taken-{Guid.NewGuid():N}";
+        string endpoint = TestEndpoint.Inproc("taken");
         var holder = Create(SocketType.Pair);
         holder.Bind(endpoint);
         var socket = Create(SocketType.Pull);

@@ -14,7 +14,7 @@ public sealed class OptionBehaviourTests : TransportSockets
     [Fact]
     public void Conflate_ThreeQueued_OnlyNewestDelivered()
     {
-        string endpoint = InprocName("conflate");
+        string endpoint = TestEndpoint.Inproc("conflate");
         var pull = Create(SocketType.Pull);
         pull.SetOption(SocketOption.Conflate, 1);
         pull.Bind(endpoint);
@@ -66,7 +66,7 @@ public sealed class OptionBehaviourTests : TransportSockets
     [Fact]
     public void XpubNodrop_SubscriberNotReading_SendRefusedInsteadOfDropped()
     {
-        string endpoint = InprocName("nodrop");
+        string endpoint = TestEndpoint.Inproc("nodrop");
         var xpub = Create(SocketType.XPub);
         xpub.SetOption(SocketOption.Xpub_Nodrop, 1);
         xpub.SetOption(SocketOption.Sndhwm, 2);
@@ -85,7 +85,7 @@ public sealed class OptionBehaviourTests : TransportSockets
     [Fact]
     public void XpubNodropOff_SubscriberNotReading_SendsNeverRefused()
     {
-        string endpoint = InprocName("drop");
+        string endpoint = TestEndpoint.Inproc("drop");
         var xpub = Create(SocketType.XPub);
         xpub.SetOption(SocketOption.Sndhwm, 2);
         xpub.Bind(endpoint);
@@ -271,7 +271,7 @@ public sealed class OptionBehaviourTests : TransportSockets
     [Fact]
     public void RouterRaw_SetAfterPeersAttached_Einval()
     {
-        string endpoint = InprocName("raw-late");
+        string endpoint = TestEndpoint.Inproc("raw-late");
         var router = Create(SocketType.Router);
         router.Bind(endpoint);
         var dealer = Create(SocketType.Dealer);

@@ -89,7 +89,7 @@ public sealed class DisconnectPeerTests : TransportSockets
     [Fact]
     public void DisconnectPeer_Inproc_Unlinks()
     {
-        var (router, dealer, _) = Connected(InprocName("drop"));
+        var (router, dealer, _) = Connected(TestEndpoint.Inproc("drop"));
 
         router.DisconnectPeer(Assert.Single(router.GetPeers()));
 

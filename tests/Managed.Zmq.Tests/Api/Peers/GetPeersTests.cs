@@ -70,7 +70,7 @@ public sealed class GetPeersTests : TransportSockets
     [Fact]
     public void GetPeers_Ipc_EndpointsArePaths()
     {
-        string path = IpcPath("peers");
+        string path = TestEndpoint.IpcPath("peers");
         var (router, dealer, _) = Connected("ipc://" + path);
 
         var peer = Assert.Single(router.GetPeers());
@@ -85,7 +85,7 @@ public sealed class GetPeersTests : TransportSockets
     [Fact]
     public void GetPeers_Inproc_BothSidesWithCounts()
     {
-        string name = InprocName("peers");
+        string name = TestEndpoint.Inproc("peers");
         var (router, dealer, _) = Connected(name);
 
         var peer = Assert.Single(router.GetPeers());
@@ -106,24 +106,16 @@ public sealed class GetPeersTests : TransportSockets
     }
 
     [Theory]
-    [InlineData("tcp://127.0.0.1:*")]
-    [InlineData("ipc")]
-    [InlineData("inproc")]
-    public void GetPeers_StalledReceiver_QueuesReachTheirHwm(string transport)
+    [TransportCases]
+    public void GetPeers_StalledReceiver_QueuesReachTheirHwm(Transport transport)
     {
         const int hwm = 10;
-        string bindEndpoint = transport switch
-        {
-            "ipc" => "ipc://" + IpcPath("stall"),
-            "inproc" => InprocName("stall"),
-            _ => transport,
-        };
         var pull = Create(SocketType.Pull);
         pull.SetOption(SocketOption.Rcvhwm, hwm);
-        pull.Bind(bindEndpoint);
+        string endpoint = TestEndpoint.Bind(pull, transport, "stall");
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Sndhwm, hwm);
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        push.Connect(endpoint);
         var payload = new byte[1000];
         Assert.True(push.Send(payload));
         Assert.Equal(payload.Length, pull.RecvBytes().Length);

@@ -25,11 +25,11 @@ public sealed class MetricsTests : TransportSockets, IDisposable
     }
 
     [Theory]
-    [InlineData("tcp://127.0.0.1:*", 2)]
-    [InlineData("inproc", 0)]
-    public void Traffic_PushToPull_MessagesAndBytesBothWays(string transport, int headerBytes)
+    [InlineData(Transport.Tcp, 2)]
+    [InlineData(Transport.Inproc, 0)]
+    public void Traffic_PushToPull_MessagesAndBytesBothWays(Transport transport, int headerBytes)
     {
-        var (push, pull, endpoint) = PushPull(transport == "inproc" ? InprocName("metrics") : transport);
+        var (push, pull, endpoint) = PushPull(TestEndpoint.For(transport, "metrics"));
         var payload = new byte[100];
 
         // Counters are kept per socket type and endpoint for the process's life, so an earlier test's socket
@@ -65,7 +65,7 @@ public sealed class MetricsTests : TransportSockets, IDisposable
     [Fact]
     public void Dropped_PubAtHwm_CountsEachDroppedMessage()
     {
-        string name = InprocName("pubdrop");
+        string name = TestEndpoint.Inproc("pubdrop");
         var pub = Create(SocketType.Pub);
         pub.SetOption(SocketOption.Sndhwm, 2);
         pub.Bind(name);
@@ -96,7 +96,7 @@ public sealed class MetricsTests : TransportSockets, IDisposable
     [Fact]
     public void Dropped_RouterAtHwmWithoutMandatory_Counted()
     {
-        string name = InprocName("routerdrop");
+        string name = TestEndpoint.Inproc("routerdrop");
         var router = Create(SocketType.Router);
         router.SetOption(SocketOption.Sndhwm, 1);
         router.Bind(name);
@@ -203,7 +203,7 @@ public sealed class MetricsTests : TransportSockets, IDisposable
     [Fact]
     public void Instruments_ListenerAttached_AllPublished()
     {
-        var (push, pull, _) = PushPull(InprocName("all"));
+        var (push, pull, _) = PushPull(TestEndpoint.Inproc("all"));
         push.Send("x");
         pull.RecvString();
 

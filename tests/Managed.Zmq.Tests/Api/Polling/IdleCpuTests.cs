@@ -63,9 +63,9 @@ public class IdleCpuTests
         using var backend = PollingSockets.Open(context, SocketType.Dealer);
         using var control = PollingSockets.Open(context, SocketType.Pair);
         using var steer = PollingSockets.Open(context, SocketType.Pair);
-        PollingSockets.BindAny(frontend, "tcp");
-        PollingSockets.BindAny(backend, "tcp");
-        string controlEndpoint = PollingSockets.InprocEndpoint();
+        TestEndpoint.Bind(frontend, Transport.Tcp);
+        TestEndpoint.Bind(backend, Transport.Tcp);
+        string controlEndpoint = TestEndpoint.Inproc("polling");
         control.Bind(controlEndpoint);
         steer.Connect(controlEndpoint);
         var proxy = Task.Factory.StartNew(() => Proxy.StartSteerable(frontend, backend, control), TaskCreationOptions.LongRunning);

@@ -18,7 +18,7 @@ public class PollerReadinessTests
     public void Poll_ConnectedPush_Writable()
     {
         using var context = new Context();
-        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pull, push) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pull)
         using (push)
         {
@@ -44,7 +44,7 @@ public class PollerReadinessTests
     public void Poll_Req_WritableOnlyInSendingState()
     {
         using var context = new Context();
-        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, "inproc");
+        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, Transport.Inproc);
         using (rep)
         using (req)
         {
@@ -67,7 +67,7 @@ public class PollerReadinessTests
     public void Poll_Rep_WritableOnlyAfterReceiving()
     {
         using var context = new Context();
-        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, "inproc");
+        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, Transport.Inproc);
         using (rep)
         using (req)
         {

@@ -111,7 +111,7 @@ public class PollerTests
     public void Poll_OneReadableRep_ReturnsOne()
     {
         using var context = new Context();
-        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, "inproc");
+        var (rep, req) = PollingSockets.Pair(context, SocketType.Rep, SocketType.Req, Transport.Inproc);
         using (rep)
         using (req)
         {
@@ -130,8 +130,8 @@ public class PollerTests
     public void Poll_TwoReadableSockets_ReturnsTwo()
     {
         using var context = new Context();
-        var (pullA, pushA) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
-        var (pullB, pushB) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, "inproc");
+        var (pullA, pushA) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
+        var (pullB, pushB) = PollingSockets.Pair(context, SocketType.Pull, SocketType.Push, Transport.Inproc);
         using (pullA)
         using (pushA)
         using (pullB)

@@ -105,7 +105,7 @@ public class PollerWaitTests
         using var pull = PollingSockets.Open(context, SocketType.Pull);
         push.SetOption(SocketOption.Sndhwm, 1);
         pull.SetOption(SocketOption.Rcvhwm, 1);
-        string endpoint = PollingSockets.InprocEndpoint();
+        string endpoint = TestEndpoint.Inproc("polling");
         pull.Bind(endpoint);
         push.Connect(endpoint);
         int sent = 0;
@@ -143,7 +143,7 @@ public class PollerWaitTests
     /// <summary>100 PULL sockets (inproc, ipc and tcp), each with a connected PUSH.</summary>
     internal sealed class SocketSet : IDisposable
     {
-        private static readonly string[] s_transports = ["inproc", "ipc", "tcp"];
+        private static readonly Transport[] s_transports = [Transport.Inproc, Transport.Ipc, Transport.Tcp];
 
         public SocketSet(Context context, int count)
         {

@@ -25,8 +25,8 @@ public class ProxyTests
         using var backend = PollingSockets.Open(context, SocketType.Push);
         using var client = PollingSockets.Open(context, SocketType.Push);
         using var worker = PollingSockets.Open(context, SocketType.Pull);
-        client.Connect(PollingSockets.BindAny(frontend, "tcp"));
-        worker.Connect(PollingSockets.BindAny(backend, "ipc"));
+        client.Connect(TestEndpoint.Bind(frontend, Transport.Tcp));
+        worker.Connect(TestEndpoint.Bind(backend, Transport.Ipc));
         worker.SetOption(SocketOption.Rcvtimeo, (int)PollingSockets.WaitLimit.TotalMilliseconds);
         var proxy = RunProxy(() => Proxy.Start(frontend, backend));
 
@@ -52,8 +52,8 @@ public class ProxyTests
         using var context = new Context();
         using var frontend = PollingSockets.Open(context, SocketType.Router);
         using var backend = PollingSockets.Open(context, SocketType.Dealer);
-        string frontendEndpoint = PollingSockets.BindAny(frontend, "tcp");
-        string backendEndpoint = PollingSockets.BindAny(backend, "inproc");
+        string frontendEndpoint = TestEndpoint.Bind(frontend, Transport.Tcp);
+        string backendEndpoint = TestEndpoint.Bind(backend, Transport.Inproc);
         var proxy = RunProxy(() => Proxy.Start(frontend, backend));
 
         using var worker = PollingSockets.Open(context, SocketType.Rep);
@@ -101,9 +101,9 @@ public class ProxyTests
         using var client = PollingSockets.Open(context, SocketType.Push);
         using var worker = PollingSockets.Open(context, SocketType.Pull);
         using var tap = PollingSockets.Open(context, SocketType.Pull);
-        client.Connect(PollingSockets.BindAny(frontend, "inproc"));
-        worker.Connect(PollingSockets.BindAny(backend, "inproc"));
-        tap.Connect(PollingSockets.BindAny(capture, "inproc"));
+        client.Connect(TestEndpoint.Bind(frontend, Transport.Inproc));
+        worker.Connect(TestEndpoint.Bind(backend, Transport.Inproc));
+        tap.Connect(TestEndpoint.Bind(capture, Transport.Inproc));
         worker.SetOption(SocketOption.Rcvtimeo, (int)PollingSockets.WaitLimit.TotalMilliseconds);
         tap.SetOption(SocketOption.Rcvtimeo, (int)PollingSockets.WaitLimit.TotalMilliseconds);
         var proxy = RunProxy(() => Proxy.Start(frontend, backend, capture));
@@ -285,9 +285,9 @@ public class ProxyTests
             Client = PollingSockets.Open(context, SocketType.Push);
             Worker = PollingSockets.Open(context, SocketType.Pull);
             Steer = PollingSockets.Open(context, controlType == SocketType.Rep ? SocketType.Req : SocketType.Pair);
-            Client.Connect(PollingSockets.BindAny(_frontend, "tcp"));
-            _backendEndpoint = PollingSockets.BindAny(_backend, "inproc");
-            Steer.Connect(PollingSockets.BindAny(_control, "inproc"));
+            Client.Connect(TestEndpoint.Bind(_frontend, Transport.Tcp));
+            _backendEndpoint = TestEndpoint.Bind(_backend, Transport.Inproc);
+            Steer.Connect(TestEndpoint.Bind(_control, Transport.Inproc));
             int limit = (int)PollingSockets.WaitLimit.TotalMilliseconds;
             Worker.SetOption(SocketOption.Rcvtimeo, limit);
             Steer.SetOption(SocketOption.Rcvtimeo, limit);

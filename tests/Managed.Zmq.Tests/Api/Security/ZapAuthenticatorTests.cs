@@ -179,7 +179,7 @@ public sealed class ZapAuthenticatorTests
             _server.SetOption(SocketOption.Linger, 0);
             _server.SetOption(SocketOption.Rcvtimeo, (int)Deadline.TotalMilliseconds);
             configure(_server);
-            string monitorEndpoint = $"inproc://zap-auth-monitor-{Guid.NewGuid():N}";
+            string monitorEndpoint = TestEndpoint.Inproc("zap-auth-monitor");
             _server.Monitor(monitorEndpoint, SocketMonitorEvent.All);
             _monitor = new Socket(context, SocketType.Pair);
             _monitor.SetOption(SocketOption.Linger, 0);

@@ -18,11 +18,9 @@ public sealed class IdleRecvCpuTests : TransportSockets
 {
     private const double MaxCoreFraction = 0.10;
 
-    public static TheoryData<string> Transports => new("inproc", "ipc", "tcp");
-
     [Theory]
-    [MemberData(nameof(Transports))]
-    public void Recv_RcvtimeoOneSecondNothingArrives_ParksNearZeroCpuThenEagain(string transport)
+    [TransportCases]
+    public void Recv_RcvtimeoOneSecondNothingArrives_ParksNearZeroCpuThenEagain(Transport transport)
     {
         var (pull, _) = WarmPair(transport);
         pull.SetOption(SocketOption.Rcvtimeo, 1000);
@@ -31,8 +29,8 @@ public sealed class IdleRecvCpuTests : TransportSockets
     }
 
     [Theory]
-    [MemberData(nameof(Transports))]
-    public async Task Recv_BlockedWithoutTimeoutForOneSecond_ParksNearZeroCpuThenReceives(string transport)
+    [TransportCases]
+    public async Task Recv_BlockedWithoutTimeoutForOneSecond_ParksNearZeroCpuThenReceives(Transport transport)
     {
         var (pull, push) = WarmPair(transport);
         pull.SetOption(SocketOption.Rcvtimeo, -1);
@@ -57,17 +55,11 @@ public sealed class IdleRecvCpuTests : TransportSockets
     }
 
     /// <summary>A connected PULL/PUSH with one message through it, so every connection is up before measuring.</summary>
-    private (Socket Pull, Socket Push) WarmPair(string transport)
+    private (Socket Pull, Socket Push) WarmPair(Transport transport)
     {
         var pull = Create(SocketType.Pull);
         var push = Create(SocketType.Push);
-        pull.Bind(transport switch
-        {
-            "inproc" => InprocName("idle-cpu"),
-            "ipc" => "ipc://*",
-            _ => "tcp://127.0.0.1:*",
-        });
-        push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
+        push.Connect(TestEndpoint.Bind(pull, transport, "idle-cpu"));
         push.Send("warm-up");
         Assert.Equal("warm-up", pull.RecvString());
         return (pull, push);

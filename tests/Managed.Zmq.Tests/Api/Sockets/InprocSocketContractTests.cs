@@ -4,19 +4,8 @@ namespace Managed.Zmq.Tests.Api.Sockets;
 /// The socket contract over <c>inproc://</c>: the same patterns, timeouts, HWM and teardown as over
 /// tcp and ipc, with no wire in between. Every endpoint is a fresh name, so tests never collide.
 /// </summary>
-public sealed class InprocSocketContractTests : SocketContractTests
+public sealed class InprocSocketContractTests() : SocketContractTests(Transport.Inproc)
 {
-    private static int s_counter;
-
-    protected override bool IsNetworkTransport => false;
-
-    protected override string Endpoint() => FreshName();
-
-    protected override string UnusedEndpoint() => FreshName();
-
     protected override void AssertBoundEndpointFormat(string lastEndpoint) =>
         Assert.Matches(@"^inproc://contract-[0-9]+-[0-9]+$", lastEndpoint);
-
-    private static string FreshName() =>
-        $"inproc://contract-{Environment.ProcessId}-{Interlocked.Increment(ref s_counter)}";
 }

@@ -1,13 +1,8 @@
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>The socket contract over <c>ipc://</c>: real Unix-domain sockets with generated paths.</summary>
-public sealed class IpcSocketContractTests : SocketContractTests
+public sealed class IpcSocketContractTests() : SocketContractTests(Transport.Ipc)
 {
-    protected override string Endpoint() => "ipc://*";
-
-    protected override string UnusedEndpoint() =>
-        "ipc://" + Path.Combine(Path.GetTempPath(), "mzmq-test-" + Guid.NewGuid().ToString("N")[..12]);
-
     protected override void AssertBoundEndpointFormat(string lastEndpoint)
     {
         Assert.StartsWith("ipc://", lastEndpoint, StringComparison.Ordinal);

@@ -9,11 +9,9 @@ namespace Managed.Zmq.Tests.Api.Sockets;
 /// </summary>
 public sealed class ReceiveModeTests : TransportSockets
 {
-    public static TheoryData<string> Transports => new("inproc", "ipc", "tcp");
-
     [Theory]
-    [MemberData(nameof(Transports))]
-    public void Recv_NothingArrivesWithinRcvtimeo_ThrowsEagainAfterTheTimeout(string transport)
+    [TransportCases]
+    public void Recv_NothingArrivesWithinRcvtimeo_ThrowsEagainAfterTheTimeout(Transport transport)
     {
         var (pull, _) = Connected(SocketType.Pull, SocketType.Push, transport);
         pull.SetOption(SocketOption.Rcvtimeo, 200);
@@ -26,8 +24,8 @@ public sealed class ReceiveModeTests : TransportSockets
     }
 
     [Theory]
-    [MemberData(nameof(Transports))]
-    public async Task Recv_BlockedWithoutTimeout_ReturnsWhenMessageArrives(string transport)
+    [TransportCases]
+    public async Task Recv_BlockedWithoutTimeout_ReturnsWhenMessageArrives(Transport transport)
     {
         var (pull, push) = Connected(SocketType.Pull, SocketType.Push, transport);
         pull.SetOption(SocketOption.Rcvtimeo, -1);
@@ -49,8 +47,8 @@ public sealed class ReceiveModeTests : TransportSockets
     }
 
     [Theory]
-    [MemberData(nameof(Transports))]
-    public async Task TryRecv_NothingQueuedAndInfiniteRcvtimeo_ReturnsFalseWithoutWaiting(string transport)
+    [TransportCases]
+    public async Task TryRecv_NothingQueuedAndInfiniteRcvtimeo_ReturnsFalseWithoutWaiting(Transport transport)
     {
         var (pull, _) = Connected(SocketType.Pull, SocketType.Push, transport);
         pull.SetOption(SocketOption.Rcvtimeo, -1);
@@ -73,8 +71,8 @@ public sealed class ReceiveModeTests : TransportSockets
     }
 
     [Theory]
-    [MemberData(nameof(Transports))]
-    public void TryRecv_MultipartQueued_ReturnsEveryFrameWithMore(string transport)
+    [TransportCases]
+    public void TryRecv_MultipartQueued_ReturnsEveryFrameWithMore(Transport transport)
     {
         var (pull, push) = Connected(SocketType.Pull, SocketType.Push, transport);
         SendMessage(push, "a", "", "c");
@@ -102,7 +100,7 @@ public sealed class ReceiveModeTests : TransportSockets
             (Receiver: SocketType.Router, Sender: SocketType.Dealer),
             (Receiver: SocketType.Rep, Sender: SocketType.Req),
         };
-        string[] transports = ["inproc", "ipc", "tcp"];
+        Transport[] transports = [Transport.Inproc, Transport.Ipc, Transport.Tcp];
         var pairs = Enumerable.Range(0, 100)
             .Select(i => Connected(kinds[i / 3 % kinds.Length].Receiver, kinds[i / 3 % kinds.Length].Sender, transports[i % 3]))
             .ToArray();
@@ -147,17 +145,11 @@ public sealed class ReceiveModeTests : TransportSockets
         Assert.Equal(0, readable.Poll(0));
     }
 
-    private (Socket Receiver, Socket Sender) Connected(SocketType receiverType, SocketType senderType, string transport)
+    private (Socket Receiver, Socket Sender) Connected(SocketType receiverType, SocketType senderType, Transport transport)
     {
         var receiver = Create(receiverType);
         var sender = Create(senderType);
-        receiver.Bind(transport switch
-        {
-            "inproc" => InprocName("recv-mode"),
-            "ipc" => "ipc://*",
-            _ => "tcp://127.0.0.1:*",
-        });
-        sender.Connect(receiver.GetOptionString(SocketOption.Last_Endpoint));
+        sender.Connect(TestEndpoint.Bind(receiver, transport, "recv-mode"));
         return (receiver, sender);
     }
 

@@ -5,8 +5,9 @@ namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
 /// The socket contract (API.md §4, §8) as one suite that every transport runs: each subclass
-/// supplies endpoints and the suite checks patterns, multipart delivery, timeouts, HWM, endpoints
-/// and teardown the same way over each (STYLE: the Channels ChannelTestBase layout).
+/// names its <see cref="Support.Transport"/>, endpoints come from <see cref="TestEndpoint"/>, and
+/// the suite checks patterns, multipart delivery, timeouts, HWM, endpoints and teardown the same
+/// way over each (STYLE: the Channels ChannelTestBase layout).
 /// </summary>
 /// <remarks>
 /// Synchronisation is by blocking receives with <c>Rcvtimeo</c>, never by sleeping. Every socket
@@ -21,18 +22,22 @@ public abstract partial class SocketContractTests : IDisposable
     private readonly List<Socket> _sockets = [];
     private bool _disposed;
 
-    protected SocketContractTests()
+    protected SocketContractTests(Transport transport)
     {
+        Transport = transport;
         Context = new Context();
     }
 
     protected Context Context { get; }
 
+    /// <summary>The transport this run of the suite uses.</summary>
+    protected Transport Transport { get; }
+
     /// <summary>An endpoint to bind: ephemeral/generated, so tests never collide.</summary>
-    protected abstract string Endpoint();
+    protected string Endpoint() => TestEndpoint.For(Transport, "contract");
 
     /// <summary>A concrete endpoint nobody listens on, usable for Connect before Bind.</summary>
-    protected abstract string UnusedEndpoint();
+    protected string UnusedEndpoint() => TestEndpoint.Unbound(Transport, "contract");
 
     /// <summary>Checks the transport-specific shape of <c>Last_Endpoint</c> after binding <see cref="Endpoint"/>.</summary>
     protected abstract void AssertBoundEndpointFormat(string lastEndpoint);
@@ -42,7 +47,7 @@ public abstract partial class SocketContractTests : IDisposable
     /// new binder (tcp, ipc). inproc names belong to one context and an inproc connect does not
     /// outlive its binder (libzmq): the tests that rely on either say so through this.
     /// </summary>
-    protected virtual bool IsNetworkTransport => true;
+    protected bool IsNetworkTransport => Transport != Transport.Inproc;
 
     /// <summary>A test socket (timeouts, Linger 0) in <paramref name="context"/>, by default the test's own.</summary>
     protected Socket Create(SocketType type, Context? context = null)

@@ -5,13 +5,8 @@ using System.Text.RegularExpressions;
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>The socket contract over <c>tcp://</c> on the loopback interface, plus TCP-only endpoint forms.</summary>
-public sealed partial class TcpSocketContractTests : SocketContractTests
+public sealed partial class TcpSocketContractTests() : SocketContractTests(Transport.Tcp)
 {
-    protected override string Endpoint() => "tcp://127.0.0.1:*";
-
-    // Nothing listens there until a test binds it, and no other test is given the port meanwhile.
-    protected override string UnusedEndpoint() => Support.RefusedPort.TcpEndpoint();
-
     protected override void AssertBoundEndpointFormat(string lastEndpoint)
     {
         var match = TcpEndpoint().Match(lastEndpoint);

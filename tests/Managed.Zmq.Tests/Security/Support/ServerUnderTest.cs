@@ -8,7 +8,6 @@ internal sealed class ServerUnderTest : IDisposable
 {
     public const int Disconnected = 0x0200, HandshakeSucceeded = 0x1000, HandshakeFailedProtocol = 0x2000;
 
-    private static int s_monitors;
     private readonly Context _context = new();
     private readonly Socket _monitorPair;
     private readonly List<(int Event, int Value)> _events = [];
@@ -25,7 +24,7 @@ internal sealed class ServerUnderTest : IDisposable
         Socket.SetOption(SocketOption.Curve_Server, 1);
         Socket.SetOption(SocketOption.Curve_Publickey, pub);
         Socket.SetOption(SocketOption.Curve_Secretkey, sec);
-        var endpoint = $"inproc://e2e-monitor-{Interlocked.Increment(ref s_monitors)}";
+        var endpoint = TestEndpoint.Inproc("e2e-monitor");
         Socket.Monitor(endpoint, SocketMonitorEvent.All);
         _monitorPair = new Socket(_context, SocketType.Pair);
         _monitorPair.SetOption(SocketOption.Linger, 0);
