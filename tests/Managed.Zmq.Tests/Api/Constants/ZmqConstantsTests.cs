@@ -1,6 +1,6 @@
 using System.Reflection;
 
-namespace Managed.Zmq.Tests.Api;
+namespace Managed.Zmq.Tests.Api.Constants;
 
 public class ZmqConstantsTests
 {
