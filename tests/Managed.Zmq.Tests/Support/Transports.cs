@@ -58,14 +58,14 @@ public static class TestEndpoint
 
     /// <summary>
     /// An endpoint to bind on <paramref name="transport"/>: <c>tcp://127.0.0.1:*</c> (an ephemeral
-    /// port), <c>ipc://*</c> (the library picks a fresh path in the temp directory, as libzmq does) or
-    /// a fresh inproc name. Connect to what <c>Last_Endpoint</c> reports after the bind
-    /// (<see cref="Bind"/> does both).
+    /// port), a fresh ipc path in the temp directory (<see cref="IpcPath"/>) or a fresh inproc name.
+    /// Connect to what <c>Last_Endpoint</c> reports after the bind (<see cref="Bind"/> does both).
+    /// The wildcard <c>ipc://*</c> has tests of its own (Transports/IpcTransportTests).
     /// </summary>
     public static string For(Transport transport, string what = "test") => transport switch
     {
         Transport.Tcp => "tcp://127.0.0.1:*",
-        Transport.Ipc => "ipc://*",
+        Transport.Ipc => "ipc://" + IpcPath(what),
         Transport.Inproc => Inproc(what),
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
     };
