@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
-using Managed.Zmq.Tests.Resilience.Fuzzing;
+using Managed.Zmq.Tests.Support;
 
 // Managed.Zmq.Fuzz [--iterations N] [--seed S]
 // Feeds N random and mutated inputs (default 1,000,000) to the pure ZMTP pieces and the security

@@ -17,7 +17,7 @@ public sealed class IpcTests
     [Theory, MemberData(nameof(PushPullRoles))]
     public Task IpcPushPull_MultipartMebibyteAndStream_ArriveIntactAndInOrder(Topology topology, SocketType ours) => Deadline.Run(() =>
     {
-        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Push, SocketType.Pull), ipc: true);
+        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Push, SocketType.Pull), transport: Transport.Ipc);
         var (push, pull) = (link[SocketType.Push], link[SocketType.Pull]);
         Transfer.Deliver(push, pull, Transfer.MultipartWithEmptyFrames());
         Transfer.Deliver(push, pull, [Bytes.Pattern(Transfer.MiB)]);
@@ -27,7 +27,7 @@ public sealed class IpcTests
     [Theory, MemberData(nameof(ReqRepRoles))]
     public Task IpcReqRep_RoundTrips_RepliesMatchRequests(Topology topology, SocketType ours) => Deadline.Run(() =>
     {
-        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Req, SocketType.Rep), ipc: true);
+        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Req, SocketType.Rep), transport: Transport.Ipc);
         var (req, rep) = (link[SocketType.Req], link[SocketType.Rep]);
         for (var i = 0; i < 100; i++)
         {
@@ -46,7 +46,7 @@ public sealed class IpcTests
                 end.SetOption(LibZmq.ZMQ_ROUTING_ID, id);
         }
 
-        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Dealer, SocketType.Router), Configure, Configure, ipc: true);
+        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Dealer, SocketType.Router), Configure, Configure, transport: Transport.Ipc);
         var (dealer, router) = (link[SocketType.Dealer], link[SocketType.Router]);
         Transfer.Deliver(dealer, router, [Bytes.Of("hello")], [id, Bytes.Of("hello")]);
         Transfer.Deliver(router, dealer, [id, Bytes.Pattern(256)], [Bytes.Pattern(256)]);
@@ -55,7 +55,7 @@ public sealed class IpcTests
     [Theory, MemberData(nameof(PubSubRoles))]
     public Task IpcPubSub_SubscribedPrefix_DeliveredAndOthersFiltered(Topology topology, SocketType ours) => Deadline.Run(() =>
     {
-        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Pub, SocketType.Sub), ipc: true);
+        using var link = new Link(topology, ours, Cases.Peer(ours, SocketType.Pub, SocketType.Sub), transport: Transport.Ipc);
         var (pub, sub) = (link[SocketType.Pub], link[SocketType.Sub]);
         var probe = Bytes.Of("news/probe");
         sub.Subscribe(Bytes.Of("news/"));

@@ -50,13 +50,7 @@ internal sealed class Link : IDisposable
     private readonly string? _ipcPath;
 
     public Link(Topology topology, SocketType ours, SocketType theirs,
-        Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null, bool ipc = false)
-        : this(topology, ours, theirs, configureOurs, configureTheirs, ipc ? Transport.Ipc : Transport.Tcp)
-    {
-    }
-
-    public Link(Topology topology, SocketType ours, SocketType theirs,
-        Action<IEnd>? configureOurs, Action<IEnd>? configureTheirs, Transport transport)
+        Action<IEnd>? configureOurs = null, Action<IEnd>? configureTheirs = null, Transport transport = Transport.Tcp)
     {
         _theirPeer = new NativeContext();
 #if INTEROP_WITHOUT_CORE

@@ -1,5 +1,5 @@
 using System.Text;
-using Managed.Zmq.Tests.Resilience.Support;
+using Managed.Zmq.Tests.Support;
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Tests.Engine;

@@ -1,5 +1,5 @@
 using Managed.Zmq.Tests.Engine.Support;
-using Managed.Zmq.Tests.Resilience.Support;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Engine;
 

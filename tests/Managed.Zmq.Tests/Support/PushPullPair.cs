@@ -8,6 +8,12 @@ internal sealed class PushPullPair : IDisposable
 {
     private readonly Context _context = new();
 
+    /// <summary>A pair over <paramref name="transport"/>, on a fresh endpoint (<see cref="TestEndpoint.For"/>).</summary>
+    public PushPullPair(Transport transport, string what = "push-pull")
+        : this(TestEndpoint.For(transport, what))
+    {
+    }
+
     public PushPullPair(string endpoint, int timeoutMilliseconds = 10_000)
     {
         Pull = new Socket(_context, SocketType.Pull);

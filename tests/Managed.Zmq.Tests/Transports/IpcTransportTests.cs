@@ -11,7 +11,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Bind_AbsolutePath_SocketFileCreatedAndLastEndpointEqual()
     {
-        string path = IpcPath("abs");
+        string path = TestEndpoint.IpcPath("abs");
         var pull = Create(SocketType.Pull);
 
         pull.Bind("ipc://" + path);
@@ -24,7 +24,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Bind_RelativePath_ResolvedAgainstCurrentDirectory()
     {
-        string relative = Path.GetFileName(IpcPath("rel"));
+        string relative = Path.GetFileName(TestEndpoint.IpcPath("rel"));
         string full = Path.Combine(Environment.CurrentDirectory, relative);
         var pull = Create(SocketType.Pull);
 
@@ -42,7 +42,7 @@ public sealed class IpcTransportTests : TransportSockets
     public void Bind_AbstractName_NoFileAndReachable()
     {
         Assert.True(OperatingSystem.IsLinux(), "the abstract namespace is Linux-only; this suite runs on Linux");
-        string name = "@" + Path.GetFileName(IpcPath("abstract"));
+        string name = "@" + Path.GetFileName(TestEndpoint.IpcPath("abstract"));
         var pull = Create(SocketType.Pull);
 
         pull.Bind("ipc://" + name);
@@ -57,7 +57,7 @@ public sealed class IpcTransportTests : TransportSockets
     public void Bind_AbstractNameTwice_Eaddrinuse()
     {
         // The abstract namespace has no file to unlink, so the kernel refuses the second bind.
-        string endpoint = "ipc://@" + Path.GetFileName(IpcPath("abstract-taken"));
+        string endpoint = "ipc://@" + Path.GetFileName(TestEndpoint.IpcPath("abstract-taken"));
         Create(SocketType.Pull).Bind(endpoint);
 
         AssertZmqError(ZmqConstants.EADDRINUSE, () => Create(SocketType.Pull).Bind(endpoint));
@@ -102,7 +102,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Unbind_ExplicitPath_SocketFileRemoved()
     {
-        string path = IpcPath("unbind");
+        string path = TestEndpoint.IpcPath("unbind");
         var pull = Create(SocketType.Pull);
         pull.Bind("ipc://" + path);
         Assert.True(File.Exists(path));
@@ -129,7 +129,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Dispose_BoundSocket_SocketFilesRemoved()
     {
-        string path = IpcPath("close");
+        string path = TestEndpoint.IpcPath("close");
         var pull = Create(SocketType.Pull);
         pull.Bind("ipc://" + path);
         pull.Bind("ipc://*");
@@ -144,7 +144,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Dispose_ContextWithBoundSocket_SocketFileRemoved()
     {
-        string path = IpcPath("context-close");
+        string path = TestEndpoint.IpcPath("context-close");
         var context = NewContext();
         var pull = Create(SocketType.Pull, context);
         pull.Bind("ipc://" + path);
@@ -159,7 +159,7 @@ public sealed class IpcTransportTests : TransportSockets
     public void Bind_StaleSocketFileOfClosedListener_Replaced()
     {
         // A listener that went away without unlinking (as a killed process does) leaves its file behind.
-        string path = IpcPath("stale");
+        string path = TestEndpoint.IpcPath("stale");
         using (var dead = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified))
         {
             dead.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(path));
@@ -183,7 +183,7 @@ public sealed class IpcTransportTests : TransportSockets
     [Fact]
     public void Bind_StaleRegularFileAtPath_Replaced()
     {
-        string path = IpcPath("stale-file");
+        string path = TestEndpoint.IpcPath("stale-file");
         File.WriteAllText(path, "left over");
         var pull = Create(SocketType.Pull);
 
@@ -197,7 +197,7 @@ public sealed class IpcTransportTests : TransportSockets
     public void Bind_PathBoundByLiveSocket_SecondTakesOverNewConnections()
     {
         // libzmq unlinks whatever is at the path before binding: the second binder wins the name.
-        string endpoint = "ipc://" + IpcPath("takeover");
+        string endpoint = "ipc://" + TestEndpoint.IpcPath("takeover");
         var first = Create(SocketType.Pull);
         first.Bind(endpoint);
         var early = Create(SocketType.Push);
@@ -225,7 +225,7 @@ public sealed class IpcTransportTests : TransportSockets
     [InlineData(SocketType.Pair, SocketType.Pair)]
     public void Connect_AbstractNameEachPattern_RoundTrips(SocketType client, SocketType server)
     {
-        string endpoint = "ipc://@" + Path.GetFileName(IpcPath("abstract-rt"));
+        string endpoint = "ipc://@" + Path.GetFileName(TestEndpoint.IpcPath("abstract-rt"));
         var s = Create(server);
         s.Bind(endpoint);
         var c = Create(client);

@@ -1,4 +1,4 @@
-using Managed.Zmq.Tests.Resilience.Support;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Transports;
 

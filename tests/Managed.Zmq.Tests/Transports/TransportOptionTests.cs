@@ -80,7 +80,7 @@ public sealed class TransportOptionTests : TransportSockets
         pull.Bind("tcp://127.0.0.1:*");
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Tcp_Maxrt, 4321);
-        string monitorEndpoint = InprocName("maxrt-monitor");
+        string monitorEndpoint = TestEndpoint.Inproc("maxrt-monitor");
         push.Monitor(monitorEndpoint, SocketMonitorEvent.Connected);
         var monitor = Create(SocketType.Pair);
         monitor.Connect(monitorEndpoint);
@@ -107,7 +107,7 @@ public sealed class TransportOptionTests : TransportSockets
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Ipv6, 1);
         push.SetOption(SocketOption.Tos, 0x28);
-        string monitorEndpoint = InprocName("tos-monitor");
+        string monitorEndpoint = TestEndpoint.Inproc("tos-monitor");
         push.Monitor(monitorEndpoint, SocketMonitorEvent.Connected);
         var monitor = Create(SocketType.Pair);
         monitor.Connect(monitorEndpoint);

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
-using Managed.Zmq.Tests.Resilience.Support;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Engine.Support;
 
