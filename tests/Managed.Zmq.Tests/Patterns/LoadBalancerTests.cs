@@ -3,7 +3,6 @@ using System.Runtime.InteropServices;
 using Managed.Zmq.Inproc;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Tests.Core;
 using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Patterns;
