@@ -110,7 +110,7 @@ internal static class OptionTable
         rows[OptionId.XpubVerbose] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.RouterRaw] = Int32(0, Max, 0, W, router);
         rows[OptionId.Ipv6] = Int32(0, 1, 0); // default filled in per socket from the context
-        rows[OptionId.Mechanism] = Int32(0, 0, OptionId.MechanismNull, R);
+        rows[OptionId.Mechanism] = Int32(0, 0, ZmqConstants.ZMQ_NULL, R);
         rows[OptionId.PlainServer] = Int32(0, 1, 0);
         rows[OptionId.PlainUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainUsernameSlot);
         rows[OptionId.PlainPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainPasswordSlot);

@@ -203,18 +203,29 @@ internal sealed partial class SocketCore
         }
     }
 
-    /// <summary>ZMQ_EVENTS: POLLIN (1) and POLLOUT (2) as they stand now.</summary>
-    public int Events
+    /// <summary>ZMQ_EVENTS: <see cref="PollEvents.In"/> and <see cref="PollEvents.Out"/> as they stand now.</summary>
+    public PollEvents Events
     {
         get
         {
             ProcessEvents();
             if (_terminated)
             {
-                return 0;
+                return PollEvents.None;
             }
 
-            return (Pattern.CanReceive ? 1 : 0) | (Pattern.CanSend ? 2 : 0);
+            var events = PollEvents.None;
+            if (Pattern.CanReceive)
+            {
+                events |= PollEvents.In;
+            }
+
+            if (Pattern.CanSend)
+            {
+                events |= PollEvents.Out;
+            }
+
+            return events;
         }
     }
 }
