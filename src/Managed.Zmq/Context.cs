@@ -41,10 +41,7 @@ public sealed class Context : IDisposable
     private readonly List<WeakReference> _lingering = [];
 
     /// <summary>Size of <see cref="_lingering"/> at which dead entries are next pruned.</summary>
-    private int _lingeringPruneAt = LingeringPruneMinimum;
-
-    /// <summary>Pruning starts at this many entries; then whenever the list has doubled since the last prune.</summary>
-    private const int LingeringPruneMinimum = 64;
+    private int _lingeringPruneAt = Tuning.Sockets.LingeringPruneMinimum;
 
     /// <summary>Creates a context with one I/O thread and room for 1023 sockets.</summary>
     public Context()
@@ -361,7 +358,7 @@ public sealed class Context : IDisposable
                 if (_lingering.Count >= _lingeringPruneAt)
                 {
                     _lingering.RemoveAll(static w => !w.IsAlive);
-                    _lingeringPruneAt = Math.Max(LingeringPruneMinimum, _lingering.Count * 2);
+                    _lingeringPruneAt = Math.Max(Tuning.Sockets.LingeringPruneMinimum, _lingering.Count * 2);
                 }
 
                 _lingering.Add(new WeakReference(lingerer));

@@ -111,8 +111,7 @@ public sealed unsafe partial class Message
         return true;
     }
 
-    /// <summary>From this size a received frame may have a buffer of its own to take over: the connection's large-frame threshold.</summary>
-    internal const int TakeOverThreshold = Engine.ZmtpConnection.DirectFrameThreshold;
+    internal const int TakeOverThreshold = Tuning.Frames.LargeFrame;
 
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;

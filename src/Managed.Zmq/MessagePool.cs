@@ -28,11 +28,9 @@ public sealed class MessagePool
     /// <summary>Number of size classes.</summary>
     internal const int BucketCount = 19;
 
-    /// <summary>Capacity of the smallest bucket.</summary>
-    internal const int MinBucketSize = 16;
+    internal const int MinBucketSize = Tuning.Pools.MinBucketSize;
 
-    /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
-    internal const int MaxBucketSize = 4 * 1024 * 1024;
+    internal const int MaxBucketSize = Tuning.Pools.MaxBucketSize;
 
     /// <summary>Source of the ids that index <see cref="ThreadCaches.Pools"/>.</summary>
     private static int s_nextId = -1;

@@ -1,11 +1,12 @@
 using Managed.Zmq.Threading;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    private const int ControlCapacity = 256;
+    private const int ControlCapacity = Tuning.Engine.ControlCapacity;
 
     /// <summary>Ticks heartbeats and liveness checks on the I/O thread (RFC 37 §Connection Heartbeating).</summary>
     private ReactorTimer? _heartbeatTimer;

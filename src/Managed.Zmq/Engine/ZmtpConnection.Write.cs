@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
@@ -123,8 +124,7 @@ internal sealed partial class ZmtpConnection
     /// <summary>Bytes at the head of the queue that a direct write already sent (see <see cref="TryWriteDirect"/>).</summary>
     private int _directSentPrefix;
 
-    /// <summary>Largest queue a direct write takes on; more is the write loop's (a reply is usually small).</summary>
-    private const int DirectWriteLimit = 16 * 1024;
+    private const int DirectWriteLimit = Tuning.Engine.DirectWriteLimit;
 
     /// <summary>
     /// Runs on the socket's user thread while the pipe's writer state is direct: the write loop is

@@ -1,3 +1,5 @@
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Options;
 
 /// <summary>
@@ -35,13 +37,6 @@ internal static class OptionTable
 
     /// <summary>Heartbeat_Ttl travels in deciseconds in a 16-bit PING field: 65535 × 100 + 99 ms is the largest value that fits.</summary>
     private const int MaxHeartbeatTtl = 6_553_599;
-
-    /// <summary>
-    /// Max_Connections by default: far above what one socket of an ordinary application accepts, and above the
-    /// descriptor limits most processes run with, so it never bothers normal use; yet it bounds what a flood of
-    /// connections can make one socket hold (each accepted connection keeps buffers and a handshake in flight).
-    /// </summary>
-    public const int DefaultMaxConnections = 100_000;
 
     private static readonly OptionDescriptor s_unsupported =
         new(OptionKind.Unsupported, OptionAccess.None, 0, 0, 0, 0, -1, acceptsWiderBuffer: false);
@@ -150,7 +145,7 @@ internal static class OptionTable
         rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
 
         // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).
-        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, DefaultMaxConnections);
+        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, Tuning.Accept.DefaultMaxConnections);
 
         // Gssapi_*, Vmci_* and Blocky keep the Unsupported row: this build has no GSSAPI or VMCI,
         // and Blocky is a context option in libzmq.

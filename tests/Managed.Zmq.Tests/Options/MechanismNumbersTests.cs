@@ -7,13 +7,13 @@ namespace Managed.Zmq.Tests.Options;
 public sealed class MechanismNumbersTests
 {
     [Theory]
-    [InlineData(ZmtpMechanism.Null, 0)]
-    [InlineData(ZmtpMechanism.Plain, 1)]
-    [InlineData(ZmtpMechanism.Curve, 2)]
-    [InlineData(ZmtpMechanism.Gssapi, 3)]
-    public void ToOptionValue_EachMechanism_IsLibzmqNumber(ZmtpMechanism mechanism, int expected)
+    [InlineData((int)ZmtpMechanism.Null, 0)]
+    [InlineData((int)ZmtpMechanism.Plain, 1)]
+    [InlineData((int)ZmtpMechanism.Curve, 2)]
+    [InlineData((int)ZmtpMechanism.Gssapi, 3)]
+    public void ToOptionValue_EachMechanism_IsLibzmqNumber(int mechanism, int expected)
     {
-        Assert.Equal(expected, MechanismNumbers.ToOptionValue(mechanism));
+        Assert.Equal(expected, MechanismNumbers.ToOptionValue((ZmtpMechanism)mechanism));
     }
 
     [Fact]
