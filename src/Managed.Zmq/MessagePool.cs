@@ -340,11 +340,11 @@ public sealed class MessagePool
 
     private static int DefaultMaxBuffers(int index) => GetBucketCapacity(index) switch
     {
-        <= 512 => 1000,
-        <= 4 * 1024 => 500,
-        <= 64 * 1024 => 250,
-        <= 512 * 1024 => 100,
-        _ => 50,
+        <= 512 => Tuning.Pools.SharedBuffersUpTo512B,
+        <= 4 * 1024 => Tuning.Pools.SharedBuffersUpTo4KiB,
+        <= 64 * 1024 => Tuning.Pools.SharedBuffersUpTo64KiB,
+        <= 512 * 1024 => Tuning.Pools.SharedBuffersUpTo512KiB,
+        _ => Tuning.Pools.SharedBuffersLarger,
     };
 
     /// <summary>A new buffer for bucket <paramref name="index"/>: cache-line aligned, so buffers never share a line with unrelated data, with headroom for a frame header in front.</summary>

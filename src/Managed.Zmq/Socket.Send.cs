@@ -74,9 +74,9 @@ public sealed partial class Socket
         ArgumentNullException.ThrowIfNull(text);
         ThrowIfDisposed();
         int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
-        if (maxBytes <= 512)
+        if (maxBytes <= Tuning.Frames.TextStackLimit)
         {
-            Span<byte> buffer = stackalloc byte[512];
+            Span<byte> buffer = stackalloc byte[Tuning.Frames.TextStackLimit];
             int length = Encoding.UTF8.GetBytes(text, buffer);
             return Send(buffer[..length], flags);
         }

@@ -8,50 +8,50 @@ namespace Managed.Zmq;
 public static class ZmqConstants
 {
     /// <summary>Socket type PAIR.</summary>
-    public const int ZMQ_PAIR = 0;
+    public const int ZMQ_PAIR = (int)SocketType.Pair;
     /// <summary>Socket type PUB.</summary>
-    public const int ZMQ_PUB = 1;
+    public const int ZMQ_PUB = (int)SocketType.Pub;
     /// <summary>Socket type SUB.</summary>
-    public const int ZMQ_SUB = 2;
+    public const int ZMQ_SUB = (int)SocketType.Sub;
     /// <summary>Socket type REQ.</summary>
-    public const int ZMQ_REQ = 3;
+    public const int ZMQ_REQ = (int)SocketType.Req;
     /// <summary>Socket type REP.</summary>
-    public const int ZMQ_REP = 4;
+    public const int ZMQ_REP = (int)SocketType.Rep;
     /// <summary>Socket type DEALER.</summary>
-    public const int ZMQ_DEALER = 5;
+    public const int ZMQ_DEALER = (int)SocketType.Dealer;
     /// <summary>Socket type ROUTER.</summary>
-    public const int ZMQ_ROUTER = 6;
+    public const int ZMQ_ROUTER = (int)SocketType.Router;
     /// <summary>Socket type PULL.</summary>
-    public const int ZMQ_PULL = 7;
+    public const int ZMQ_PULL = (int)SocketType.Pull;
     /// <summary>Socket type PUSH.</summary>
-    public const int ZMQ_PUSH = 8;
+    public const int ZMQ_PUSH = (int)SocketType.Push;
     /// <summary>Socket type XPUB.</summary>
-    public const int ZMQ_XPUB = 9;
+    public const int ZMQ_XPUB = (int)SocketType.XPub;
     /// <summary>Socket type XSUB.</summary>
-    public const int ZMQ_XSUB = 10;
+    public const int ZMQ_XSUB = (int)SocketType.XSub;
     /// <summary>Socket type STREAM.</summary>
-    public const int ZMQ_STREAM = 11;
+    public const int ZMQ_STREAM = (int)SocketType.Stream;
 
     /// <summary>Context option IO_THREADS.</summary>
-    public const int ZMQ_IO_THREADS = 1;
+    public const int ZMQ_IO_THREADS = (int)ContextOption.IoThreads;
     /// <summary>Context option MAX_SOCKETS.</summary>
-    public const int ZMQ_MAX_SOCKETS = 2;
+    public const int ZMQ_MAX_SOCKETS = (int)ContextOption.MaxSockets;
     /// <summary>Context option SOCKET_LIMIT.</summary>
-    public const int ZMQ_SOCKET_LIMIT = 3;
+    public const int ZMQ_SOCKET_LIMIT = (int)ContextOption.SocketLimit;
     /// <summary>Context option THREAD_PRIORITY.</summary>
-    public const int ZMQ_THREAD_PRIORITY = 3;
+    public const int ZMQ_THREAD_PRIORITY = (int)ContextOption.ThreadPriority;
     /// <summary>Context option THREAD_SCHED_POLICY.</summary>
-    public const int ZMQ_THREAD_SCHED_POLICY = 4;
+    public const int ZMQ_THREAD_SCHED_POLICY = (int)ContextOption.ThreadSchedPolicy;
     /// <summary>Context option MAX_MSGSZ.</summary>
-    public const int ZMQ_MAX_MSGSZ = 5;
+    public const int ZMQ_MAX_MSGSZ = (int)ContextOption.MaxMsgSize;
     /// <summary>Context option MSG_T_SIZE.</summary>
-    public const int ZMQ_MSG_T_SIZE = 6;
+    public const int ZMQ_MSG_T_SIZE = (int)ContextOption.MsgTSize;
     /// <summary>Context option THREAD_AFFINITY_CPU_ADD.</summary>
-    public const int ZMQ_THREAD_AFFINITY_CPU_ADD = 7;
+    public const int ZMQ_THREAD_AFFINITY_CPU_ADD = (int)ContextOption.ThreadAffinityCpuAdd;
     /// <summary>Context option THREAD_AFFINITY_CPU_REMOVE.</summary>
-    public const int ZMQ_THREAD_AFFINITY_CPU_REMOVE = 8;
+    public const int ZMQ_THREAD_AFFINITY_CPU_REMOVE = (int)ContextOption.ThreadAffinityCpuRemove;
     /// <summary>Context option THREAD_NAME_PREFIX.</summary>
-    public const int ZMQ_THREAD_NAME_PREFIX = 9;
+    public const int ZMQ_THREAD_NAME_PREFIX = (int)ContextOption.ThreadNamePrefix;
 
     /// <summary>Socket option AFFINITY.</summary>
     public const int ZMQ_AFFINITY = (int)SocketOption.Affinity;
@@ -308,29 +308,29 @@ public static class ZmqConstants
     public const int ENODEV = 19;
 
     /// <summary>Monitor event mask bit CONNECTED.</summary>
-    public const int ZMQ_EVENT_CONNECTED = 1;
+    public const int ZMQ_EVENT_CONNECTED = (int)SocketMonitorEvent.Connected;
     /// <summary>Monitor event mask bit CONNECT_DELAYED.</summary>
-    public const int ZMQ_EVENT_CONNECT_DELAYED = 2;
+    public const int ZMQ_EVENT_CONNECT_DELAYED = (int)SocketMonitorEvent.ConnectDelayed;
     /// <summary>Monitor event mask bit CONNECT_RETRIED.</summary>
-    public const int ZMQ_EVENT_CONNECT_RETRIED = 4;
+    public const int ZMQ_EVENT_CONNECT_RETRIED = (int)SocketMonitorEvent.ConnectRetried;
     /// <summary>Monitor event mask bit LISTENING.</summary>
-    public const int ZMQ_EVENT_LISTENING = 8;
+    public const int ZMQ_EVENT_LISTENING = (int)SocketMonitorEvent.Listening;
     /// <summary>Monitor event mask bit BIND_FAILED.</summary>
-    public const int ZMQ_EVENT_BIND_FAILED = 16;
+    public const int ZMQ_EVENT_BIND_FAILED = (int)SocketMonitorEvent.BindFailed;
     /// <summary>Monitor event mask bit ACCEPTED.</summary>
-    public const int ZMQ_EVENT_ACCEPTED = 32;
+    public const int ZMQ_EVENT_ACCEPTED = (int)SocketMonitorEvent.Accepted;
     /// <summary>Monitor event mask bit ACCEPT_FAILED.</summary>
-    public const int ZMQ_EVENT_ACCEPT_FAILED = 64;
+    public const int ZMQ_EVENT_ACCEPT_FAILED = (int)SocketMonitorEvent.AcceptFailed;
     /// <summary>Monitor event mask bit CLOSED.</summary>
-    public const int ZMQ_EVENT_CLOSED = 128;
+    public const int ZMQ_EVENT_CLOSED = (int)SocketMonitorEvent.Closed;
     /// <summary>Monitor event mask bit CLOSE_FAILED.</summary>
-    public const int ZMQ_EVENT_CLOSE_FAILED = 256;
+    public const int ZMQ_EVENT_CLOSE_FAILED = (int)SocketMonitorEvent.CloseFailed;
     /// <summary>Monitor event mask bit DISCONNECTED.</summary>
-    public const int ZMQ_EVENT_DISCONNECTED = 512;
+    public const int ZMQ_EVENT_DISCONNECTED = (int)SocketMonitorEvent.Disconnected;
     /// <summary>Monitor event mask bit MONITOR_STOPPED.</summary>
-    public const int ZMQ_EVENT_MONITOR_STOPPED = 1024;
+    public const int ZMQ_EVENT_MONITOR_STOPPED = (int)SocketMonitorEvent.MonitorStopped;
     /// <summary>Monitor mask selecting every event.</summary>
-    public const int ZMQ_EVENT_ALL = 0xFFFF;
+    public const int ZMQ_EVENT_ALL = (int)SocketMonitorEvent.All;
 
     /// <summary>Monitor value for the handshake failure ZMTP_UNSPECIFIED.</summary>
     public const int ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED = 0x10000000;

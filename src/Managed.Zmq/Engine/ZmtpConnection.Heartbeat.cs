@@ -35,7 +35,7 @@ internal sealed partial class ZmtpConnection
 
     private void EnsureHeartbeatTimer(int period)
     {
-        period = Math.Max(10, period);
+        period = Math.Max(Tuning.Engine.MinHeartbeatTimerMilliseconds, period);
         if (_heartbeatTimer is not null && _heartbeatPeriod <= period)
         {
             return;
@@ -115,7 +115,7 @@ internal sealed partial class ZmtpConnection
         if (ttl > 0)
         {
             _peerTtl = ttl;
-            EnsureHeartbeatTimer(Math.Max(10, ttl / 4));
+            EnsureHeartbeatTimer(ttl / Tuning.Engine.HeartbeatChecksPerTtl);
         }
     }
 

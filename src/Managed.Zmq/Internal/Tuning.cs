@@ -88,6 +88,12 @@ internal static class Tuning
         /// <summary>Pause instructions per idle poll (<see cref="IdleSpinIterations"/>).</summary>
         public const int IdleSpinCycles = 10;
 
+        /// <summary>
+        /// Posted work items an I/O thread runs per turn before it looks at its sockets and timers again: a flood of
+        /// posts (connections attaching, writes handed over) cannot keep it from serving I/O for long.
+        /// </summary>
+        public const int WorkItemsPerTurn = 1024;
+
         /// <summary>First size of a reactor's timer heap; it doubles as timers are added.</summary>
         public const int TimerHeapInitialCapacity = 16;
 
@@ -151,6 +157,18 @@ internal static class Tuning
         public const int MaxHandshakeFrame = 1 << 20;
 
         /// <summary>
+        /// Shortest heartbeat timer period: a Heartbeat_Ivl or a peer's TTL below it is checked this often, not more,
+        /// so a tiny value cannot turn the timer into a busy loop on the I/O thread.
+        /// </summary>
+        public const int MinHeartbeatTimerMilliseconds = 10;
+
+        /// <summary>
+        /// Liveness checks per peer TTL (RFC 37): the connection is checked this many times within a TTL, so a silent
+        /// peer is dropped at most a quarter of a TTL late.
+        /// </summary>
+        public const int HeartbeatChecksPerTtl = 4;
+
+        /// <summary>
         /// Room for the heartbeat commands the engine queues itself between messages (PING and PONG, RFC 37): a PONG
         /// carries at most 16 octets of context, so this holds several while the write loop catches up.
         /// </summary>
@@ -185,7 +203,7 @@ internal static class Tuning
         /// </summary>
         public const int MessageRetainedCapacity = 64 * 1024;
 
-        /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack by SendAsync (no buffer).</summary>
+        /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack by Send(string) and SendAsync (no buffer).</summary>
         public const int TextStackLimit = 512;
     }
 
@@ -197,6 +215,25 @@ internal static class Tuning
 
         /// <summary>Capacity of the largest MessagePool bucket; larger rents are not pooled.</summary>
         public const int MaxBucketSize = 4 * 1024 * 1024;
+
+        /// <summary>
+        /// Default cap of the shared (level-2) MessagePool buckets up to 512 B. The caps fall as buffers grow, so a
+        /// pool that was once full of large messages does not keep megabytes for ever; small buffers are cheap and
+        /// the most often rented, so more of them are kept. MessagePool's documentation states these defaults.
+        /// </summary>
+        public const int SharedBuffersUpTo512B = 1000;
+
+        /// <summary>Default cap of the shared buckets from 1 to 4 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo4KiB = 500;
+
+        /// <summary>Default cap of the shared buckets from 8 to 64 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo64KiB = 250;
+
+        /// <summary>Default cap of the shared buckets from 128 to 512 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo512KiB = 100;
+
+        /// <summary>Default cap of the shared buckets from 1 MiB up (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersLarger = 50;
 
         /// <summary>How many buffers each MessagePool bucket keeps per thread, before the shared level.</summary>
         public const int SlotsPerBucket = 8;

@@ -192,7 +192,7 @@ internal sealed partial class IoThread : IDisposable
     private void RunOnce()
     {
         int executed = 0;
-        while (executed < 1024 && _work.TryDequeue(out var item))
+        while (executed < Tuning.Reactor.WorkItemsPerTurn && _work.TryDequeue(out var item))
         {
             Execute(item.Callback, item.State);
             executed++;
