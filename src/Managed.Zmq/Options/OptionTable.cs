@@ -1,4 +1,5 @@
 using Managed.Zmq.Internal;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Options;
 
@@ -29,7 +30,7 @@ internal static class OptionTable
     public const int CurveServerKeySlot = 12;
     public const int BlobSlotCount = 13;
 
-    /// <summary>Routing ids and the length-limited strings are capped at what fits a one-octet length on the wire.</summary>
+    /// <summary>The length-limited strings are capped at what fits a one-octet length on the wire (routing ids: <see cref="ZmtpReady.MaxIdentityLength"/>).</summary>
     private const int MaxShortLength = 255;
 
     /// <summary>Linux's IFNAMSIZ, which bounds an interface name including its NUL.</summary>
@@ -74,7 +75,7 @@ internal static class OptionTable
         ushort publishers = Types(SocketType.XPub, SocketType.Pub);
 
         rows[OptionId.Affinity] = Int64(long.MinValue, long.MaxValue, 0); // any uint64 bit mask
-        rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, MaxShortLength, RoutingIdSlot);
+        rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, ZmtpReady.MaxIdentityLength, RoutingIdSlot);
         rows[OptionId.Subscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
         rows[OptionId.Unsubscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
         rows[OptionId.Rate] = Int32(1, Max, 100);
@@ -121,7 +122,7 @@ internal static class OptionTable
         rows[OptionId.RouterHandover] = Int32(0, Max, 0, W, router);
         rows[OptionId.TypeOfService] = Int32(0, Max, 0);
         rows[OptionId.ConnectRoutingId] =
-            Blob(OptionKind.Bytes, W, 1, MaxShortLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
+            Blob(OptionKind.Bytes, W, 1, ZmtpReady.MaxIdentityLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
         rows[OptionId.HandshakeInterval] = Int32(0, Max, 30_000);
         rows[OptionId.SocksProxy] = Blob(OptionKind.String, RW, 0, Max, SocksProxySlot);
         rows[OptionId.XpubNodrop] = Int32(0, Max, 0, W, publishers);
