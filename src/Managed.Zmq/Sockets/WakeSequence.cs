@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Managed.Zmq.Sockets;
 
 /// <summary>
@@ -83,13 +85,18 @@ internal abstract class WakeSequence
     public void EndWait() => Interlocked.Decrement(ref _waiters);
 
     /// <summary>Wakes every waiter; call after making the state change visible (with a full fence).</summary>
+    /// <remarks>Small enough to inline: the common case, nobody waiting, is one volatile read at the call site.</remarks>
     public void Wake()
     {
-        if (Volatile.Read(ref _waiters) == 0)
+        if (Volatile.Read(ref _waiters) != 0)
         {
-            return;
+            WakeWaiters();
         }
+    }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WakeWaiters()
+    {
         lock (_lock)
         {
             _sequence++;
