@@ -10,7 +10,8 @@ namespace Managed.Zmq.Internal;
 /// Not here: protocol constants, which the RFCs or libzmq's wire format fix (frame header sizes, the 255-octet
 /// routing id, CURVE box sizes); those stay with their codecs under Wire/ and Security/. Nor libzmq's option
 /// defaults, which live in the option table. A value here can change without any peer noticing: these trade
-/// latency, throughput and memory against each other, and BENCHMARKS.md records what they were chosen with.
+/// latency, throughput and memory against each other; BENCHMARKS.md records the measurements behind several of
+/// them (the spin counts, the zero-copy threshold).
 /// </remarks>
 internal static class Tuning
 {
@@ -105,9 +106,9 @@ internal static class Tuning
     internal static class Engine
     {
         /// <summary>
-        /// Least free space asked of the inbound queue before each receive: many frames per system call. libzmq
-        /// reads into a buffer of its in_batch_size (8 KiB) per read; twice that suits the larger frames a
-        /// managed receive copies out.
+        /// Least free space asked of the inbound queue before each receive, and where an idle or request-reply
+        /// connection stays: many small frames per system call (libzmq reads up to its in_batch_size, 8 KiB, per
+        /// call), little memory per connection.
         /// </summary>
         public const int MinReceiveSpace = 16 * 1024;
 
@@ -356,10 +357,18 @@ internal static class Tuning
         public const long SpareBudget = 8 * 1024 * 1024;
 
         /// <summary>
-        /// Low-water mark as a fraction of the HWM: a paused reader resumes below it. libzmq resumes a writer at
-        /// half the HWM too (its pipe's low-water mark, for HWMs up to 2048).
+        /// A connection that stopped reading because its inbound queue reached the receive HWM reads again once
+        /// the queue is down to HWM / this: half, so a reader that drains steadily restarts it once per half HWM,
+        /// not once per message.
         /// </summary>
         public const int LowWaterDivisor = 2;
+
+        /// <summary>
+        /// A sender held at its send HWM may go on once the queue is this many messages below the HWM, or half the
+        /// HWM for an HWM up to twice this: libzmq's low-water mark (its pipes' max_wm_delta), which the pipes'
+        /// ResumeLevel follows.
+        /// </summary>
+        public const int SendLowWaterMaxDelta = 1024;
 
         /// <summary>An inproc channel's first chunk: an idle pair of inproc sockets costs little.</summary>
         public const int InprocInitialChunkSize = 1024;
