@@ -41,10 +41,7 @@ public sealed partial class Context : IDisposable
     private readonly List<WeakReference> _lingering = [];
 
     /// <summary>Size of <see cref="_lingering"/> at which dead entries are next pruned.</summary>
-    private int _lingeringPruneAt = LingeringPruneMinimum;
-
-    /// <summary>Pruning starts at this many entries; then whenever the list has doubled since the last prune.</summary>
-    private const int LingeringPruneMinimum = 64;
+    private int _lingeringPruneAt = Tuning.Sockets.LingeringPruneMinimum;
 
     /// <summary>Creates a context with one I/O thread and room for 1023 sockets.</summary>
     public Context()
@@ -108,17 +105,21 @@ public sealed partial class Context : IDisposable
         lock (_lock)
         {
             ThrowIfDisposed();
-            return (int)option switch
+            return option switch
             {
-                1 => _ioThreadCount,
-                2 => _maxSockets,
-                3 => 65535,
-                4 => _threadSchedPolicy,
-                5 => _maxMessageSize,
-                6 => 64,
-                9 => _threadNamePrefix,
-                42 => _ipv6,
-                70 => _blocky,
+                ContextOption.IoThreads => _ioThreadCount,
+                ContextOption.MaxSockets => _maxSockets,
+
+                // libzmq's largest ZMQ_MAX_SOCKETS where the OS does not lower it, and sizeof(zmq_msg_t).
+                ContextOption.SocketLimit => 65535,
+                ContextOption.ThreadSchedPolicy => _threadSchedPolicy,
+                ContextOption.MaxMsgSize => _maxMessageSize,
+                ContextOption.MsgTSize => 64,
+                ContextOption.ThreadNamePrefix => _threadNamePrefix,
+
+                // ZMQ_IPV6 and ZMQ_BLOCKY are context options too in libzmq, numbered as the socket options.
+                (ContextOption)ZmqConstants.ZMQ_IPV6 => _ipv6,
+                (ContextOption)ZmqConstants.ZMQ_BLOCKY => _blocky,
                 _ => ThrowInvalid(),
             };
         }
@@ -132,17 +133,17 @@ public sealed partial class Context : IDisposable
         lock (_lock)
         {
             ThrowIfDisposed();
-            switch ((int)option)
+            switch (option)
             {
-                case 1 when value >= 0: _ioThreadCount = value; break;
-                case 2 when value >= 1: _maxSockets = value; break;
-                case 3 when value >= 0: _threadPriority = value; break;
-                case 4 when value >= 0: _threadSchedPolicy = value; break;
-                case 5 when value >= 0: _maxMessageSize = value; break;
-                case 7 or 8 when value >= 0: break;
-                case 9: _threadNamePrefix = value; break;
-                case 42 when value is 0 or 1: _ipv6 = value; break;
-                case 70 when value is 0 or 1: _blocky = value; break;
+                case ContextOption.IoThreads when value >= 0: _ioThreadCount = value; break;
+                case ContextOption.MaxSockets when value >= 1: _maxSockets = value; break;
+                case ContextOption.ThreadPriority when value >= 0: _threadPriority = value; break;
+                case ContextOption.ThreadSchedPolicy when value >= 0: _threadSchedPolicy = value; break;
+                case ContextOption.MaxMsgSize when value >= 0: _maxMessageSize = value; break;
+                case ContextOption.ThreadAffinityCpuAdd or ContextOption.ThreadAffinityCpuRemove when value >= 0: break;
+                case ContextOption.ThreadNamePrefix: _threadNamePrefix = value; break;
+                case (ContextOption)ZmqConstants.ZMQ_IPV6 when value is 0 or 1: _ipv6 = value; break;
+                case (ContextOption)ZmqConstants.ZMQ_BLOCKY when value is 0 or 1: _blocky = value; break;
                 default: ThrowInvalid(); break;
             }
         }
@@ -349,7 +350,7 @@ public sealed partial class Context : IDisposable
                 if (_lingering.Count >= _lingeringPruneAt)
                 {
                     _lingering.RemoveAll(static w => !w.IsAlive);
-                    _lingeringPruneAt = Math.Max(LingeringPruneMinimum, _lingering.Count * 2);
+                    _lingeringPruneAt = Math.Max(Tuning.Sockets.LingeringPruneMinimum, _lingering.Count * 2);
                 }
 
                 _lingering.Add(new WeakReference(lingerer));

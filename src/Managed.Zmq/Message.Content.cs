@@ -72,7 +72,7 @@ public sealed unsafe partial class Message
         if (_kind == ContentKind.Owned && _pool is null)
         {
             // The common case, a message's own buffer (send loops, receives into one message): nothing to hand back.
-            if (!retainOwned && _ownedCapacity > MaxRetainedCapacity)
+            if (!retainOwned && _ownedCapacity > Tuning.Frames.MessageRetainedCapacity)
             {
                 FreeOwned();
             }
@@ -106,7 +106,7 @@ public sealed unsafe partial class Message
                     _pool = null;
                 }
 
-                if (!retainOwned && _ownedCapacity > MaxRetainedCapacity)
+                if (!retainOwned && _ownedCapacity > Tuning.Frames.MessageRetainedCapacity)
                 {
                     FreeOwned();
                 }
@@ -182,7 +182,7 @@ public sealed unsafe partial class Message
     }
 
     /// <summary>Whether the owned buffer takes <paramref name="size"/> bytes without being mostly idle (a large one for a small frame).</summary>
-    private bool OwnedBufferFits(int size) => size <= _ownedCapacity && (_ownedCapacity <= MaxRetainedCapacity || size >= _ownedCapacity / 4);
+    private bool OwnedBufferFits(int size) => size <= _ownedCapacity && (_ownedCapacity <= Tuning.Frames.MessageRetainedCapacity || size >= _ownedCapacity / 4);
 
     /// <summary>Frees the owned buffer, if any.</summary>
     private void FreeOwned()

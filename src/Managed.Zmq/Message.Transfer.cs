@@ -112,7 +112,7 @@ public sealed unsafe partial class Message
     }
 
     /// <summary>From this size a received frame may have a buffer of its own to take over: the large-frame threshold.</summary>
-    internal const int TakeOverThreshold = Buffers.FrameHeadroom.LargeFrame;
+    internal const int TakeOverThreshold = Tuning.Frames.LargeFrame;
 
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;

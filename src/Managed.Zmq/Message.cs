@@ -23,12 +23,6 @@ namespace Managed.Zmq;
 /// </remarks>
 public sealed unsafe partial class Message : IDisposable
 {
-    /// <summary>
-    /// Largest owned buffer kept for reuse once the content is released. Keeping it makes send-then-receive loops
-    /// allocation-free; the limit stops an emptied message from pinning a large block.
-    /// </summary>
-    private const int MaxRetainedCapacity = 64 * 1024;
-
     /// <summary>Start of the content; meaningful for <see cref="_size"/> bytes (may be null when empty).</summary>
     private byte* _data;
 
@@ -46,7 +40,7 @@ public sealed unsafe partial class Message : IDisposable
 
     /// <summary>
     /// Native buffer this message owns: the content while <see cref="_kind"/> is Owned; a small one (up to
-    /// <see cref="MaxRetainedCapacity"/>) may also be kept for reuse while the content is Lent.
+    /// <see cref="Tuning.Frames.MessageRetainedCapacity"/>) may also be kept for reuse while the content is Lent.
     /// </summary>
     private byte* _owned;
 

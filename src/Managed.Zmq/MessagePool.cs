@@ -28,11 +28,9 @@ public sealed class MessagePool
     /// <summary>Number of size classes.</summary>
     internal const int BucketCount = 19;
 
-    /// <summary>Capacity of the smallest bucket.</summary>
-    internal const int MinBucketSize = 16;
+    internal const int MinBucketSize = Tuning.Pools.MinBucketSize;
 
-    /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
-    internal const int MaxBucketSize = 4 * 1024 * 1024;
+    internal const int MaxBucketSize = Tuning.Pools.MaxBucketSize;
 
     /// <summary>Source of the ids that index <see cref="ThreadCaches.Pools"/>.</summary>
     private static int s_nextId = -1;
@@ -342,11 +340,11 @@ public sealed class MessagePool
 
     private static int DefaultMaxBuffers(int index) => GetBucketCapacity(index) switch
     {
-        <= 512 => 1000,
-        <= 4 * 1024 => 500,
-        <= 64 * 1024 => 250,
-        <= 512 * 1024 => 100,
-        _ => 50,
+        <= 512 => Tuning.Pools.SharedBuffersUpTo512B,
+        <= 4 * 1024 => Tuning.Pools.SharedBuffersUpTo4KiB,
+        <= 64 * 1024 => Tuning.Pools.SharedBuffersUpTo64KiB,
+        <= 512 * 1024 => Tuning.Pools.SharedBuffersUpTo512KiB,
+        _ => Tuning.Pools.SharedBuffersLarger,
     };
 
     /// <summary>A new buffer for bucket <paramref name="index"/>: cache-line aligned, so buffers never share a line with unrelated data, with headroom for a frame header in front.</summary>

@@ -1,5 +1,6 @@
 using Managed.Zmq.Internal;
 using Managed.Zmq.Polling;
+using Managed.Zmq.Sockets;
 using Managed.Zmq.Endpoints;
 
 namespace Managed.Zmq;
@@ -15,19 +16,6 @@ namespace Managed.Zmq;
 /// </remarks>
 public sealed class Poller : IDisposable
 {
-    /// <summary>
-    /// Rounds of re-checking before parking while a reply is due on a registered socket (its last
-    /// operation was a send): the answer comes within a round trip. The later rounds yield the CPU.
-    /// The same spin as a blocking Recv's (<c>SocketCore</c>).
-    /// </summary>
-    private const int ReplySpinIterations = 40;
-
-    /// <summary>
-    /// Rounds otherwise (streams): short pauses only, no yields, so the waiting thread does not take
-    /// the CPU the I/O threads need on a small machine.
-    /// </summary>
-    private const int StreamSpinIterations = 10;
-
     /// <summary>Registered sockets, indexes 0 to <see cref="_count"/> - 1.</summary>
     private readonly Socket?[] _sockets;
 
@@ -158,20 +146,25 @@ public sealed class Poller : IDisposable
             return ready;
         }
 
-        long deadline = ReadinessWaiter.DeadlineFromTimeout(timeout);
-        var spinner = default(SpinWait);
-        int spins = AnyReplyDue() ? ReplySpinIterations : StreamSpinIterations;
-        for (int i = 0; i < spins; i++)
+        int spins = AnyReplyDue() ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
+        var wait = new SpinThenPark(_waiter, WakeSequence.DeadlineFromTimeout(timeout), spins);
+        try
         {
-            spinner.SpinOnce(sleep1Threshold: -1);
-            ready = Scan();
-            if (ready != 0)
+            while (wait.Next())
             {
-                return ready;
+                ready = Scan();
+                if (ready != 0)
+                {
+                    return ready;
+                }
             }
         }
+        finally
+        {
+            wait.Dispose();
+        }
 
-        return WaitForReadiness(deadline);
+        return 0;
     }
 
     private bool AnyReplyDue()
@@ -258,32 +251,6 @@ public sealed class Poller : IDisposable
         }
 
         _count = 0;
-    }
-
-    /// <summary>Slow path: park until a registered socket is notified, re-checking after each wake-up.</summary>
-    private int WaitForReadiness(long deadline)
-    {
-        while (true)
-        {
-            int sequence = _waiter.BeginWait();
-            try
-            {
-                int ready = Scan();
-                if (ready != 0)
-                {
-                    return ready;
-                }
-
-                if (!_waiter.Wait(sequence, deadline))
-                {
-                    return 0;
-                }
-            }
-            finally
-            {
-                _waiter.EndWait();
-            }
-        }
     }
 
     /// <summary>Fills <see cref="_returned"/> and counts the slots with a requested event ready.</summary>

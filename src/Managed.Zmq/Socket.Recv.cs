@@ -215,19 +215,7 @@ public sealed partial class Socket
             return false;
         }
 
-        if (status == RecvStatus.Closed)
-        {
-            ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
-        }
-
-        ThrowHelper.ThrowZmqException(status switch
-        {
-            RecvStatus.WouldBlock => ZmqConstants.EAGAIN,
-            RecvStatus.NotSupported => ZmqConstants.ENOTSUP,
-            RecvStatus.InvalidState => ZmqConstants.EFSM,
-            RecvStatus.Terminated => ZmqConstants.ETERM,
-            _ => ZmqConstants.ENOTSOCK,
-        });
+        StatusErrors.Throw(status);
         return false;
     }
 }

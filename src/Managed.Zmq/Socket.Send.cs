@@ -3,14 +3,12 @@ using System.Text;
 using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq;
 
 public sealed partial class Socket
 {
-    /// <summary>From this size a Message is sent from its own memory rather than copied into the queue.</summary>
-    private const int ZeroCopyThreshold = Buffers.FrameHeadroom.LargeFrame;
-
     /// <summary>Sends one frame (a copy of <paramref name="data"/>).</summary>
     /// <param name="data">The frame.</param>
     /// <param name="flags">DontWait, SendMore.</param>
@@ -28,7 +26,7 @@ public sealed partial class Socket
     public bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
     {
         ThrowIfDisposed();
-        var status = data.Length >= ZeroCopyThreshold && data.Length <= MessagePool.MaxBucketSize && !_core.Options.EncryptsFrames
+        var status = data.Length >= Tuning.Frames.LargeFrame && data.Length <= MessagePool.MaxBucketSize && !_core.Options.EncryptsFrames
             ? SendLargeCopy(data, flags)
             : _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
         if (status == SendStatus.Sent)
@@ -42,7 +40,7 @@ public sealed partial class Socket
             return false;
         }
 
-        ThrowSendFailure(status);
+        StatusErrors.Throw(status);
         return false;
     }
 
@@ -76,9 +74,9 @@ public sealed partial class Socket
         ArgumentNullException.ThrowIfNull(text);
         ThrowIfDisposed();
         int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
-        if (maxBytes <= 512)
+        if (maxBytes <= Tuning.Frames.TextStackLimit)
         {
-            Span<byte> buffer = stackalloc byte[512];
+            Span<byte> buffer = stackalloc byte[Tuning.Frames.TextStackLimit];
             int length = Encoding.UTF8.GetBytes(text, buffer);
             return Send(buffer[..length], flags);
         }
@@ -114,7 +112,7 @@ public sealed partial class Socket
         int size = message.Content.Length;
         bool more = (flags & SendFlags.SendMore) != 0;
         bool dontWait = (flags & SendFlags.DontWait) != 0;
-        if (size < ZeroCopyThreshold)
+        if (size < Tuning.Frames.LargeFrame)
         {
             // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
             // carrying a reference to the write loop, and the free callback is deferred off this thread.
@@ -122,7 +120,7 @@ public sealed partial class Socket
             if (status != SendStatus.Sent)
             {
                 // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
-                ThrowSendFailure(status);
+                StatusErrors.Throw(status);
             }
 
             // A DontWait send must not wait for anything, the deferred callbacks' room included.
@@ -132,7 +130,7 @@ public sealed partial class Socket
 
         // Large: pipes queue the bytes by reference and the write loop sends them from the Message's own
         // memory, then releases it: the free callback runs after the last byte has left, never here inside
-        // Send. Zero-copy memory below FrameHeadroom.CopyCallerMemoryBelow (a policy, at this threshold
+        // Send. Zero-copy memory below Tuning.Frames.CopyCallerMemoryBelow (a policy, at this threshold
         // by default) is copied by each tcp or ipc pipe instead (it has no room for the header); if no pipe
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
@@ -141,7 +139,7 @@ public sealed partial class Socket
 
         if (result != SendStatus.Sent)
         {
-            ThrowSendFailure(result);
+            StatusErrors.Throw(result);
         }
 
         message.DetachInto(payload);
@@ -170,23 +168,5 @@ public sealed partial class Socket
             // The pipes that queued it hold their own references; if none did, the buffer goes back now.
             payload.ReleaseFromSend(mayWait: true, out _);
         }
-    }
-
-    private static void ThrowSendFailure(SendStatus status)
-    {
-        if (status == SendStatus.Closed)
-        {
-            ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
-        }
-
-        ThrowHelper.ThrowZmqException(status switch
-        {
-            SendStatus.WouldBlock => ZmqConstants.EAGAIN,
-            SendStatus.NotSupported => ZmqConstants.ENOTSUP,
-            SendStatus.InvalidState => ZmqConstants.EFSM,
-            SendStatus.HostUnreachable => ZmqConstants.EHOSTUNREACH,
-            SendStatus.Terminated => ZmqConstants.ETERM,
-            _ => ZmqConstants.ENOTSOCK,
-        });
     }
 }

@@ -8,225 +8,225 @@ namespace Managed.Zmq;
 public static class ZmqConstants
 {
     /// <summary>Socket type PAIR.</summary>
-    public const int ZMQ_PAIR = 0;
+    public const int ZMQ_PAIR = (int)SocketType.Pair;
     /// <summary>Socket type PUB.</summary>
-    public const int ZMQ_PUB = 1;
+    public const int ZMQ_PUB = (int)SocketType.Pub;
     /// <summary>Socket type SUB.</summary>
-    public const int ZMQ_SUB = 2;
+    public const int ZMQ_SUB = (int)SocketType.Sub;
     /// <summary>Socket type REQ.</summary>
-    public const int ZMQ_REQ = 3;
+    public const int ZMQ_REQ = (int)SocketType.Req;
     /// <summary>Socket type REP.</summary>
-    public const int ZMQ_REP = 4;
+    public const int ZMQ_REP = (int)SocketType.Rep;
     /// <summary>Socket type DEALER.</summary>
-    public const int ZMQ_DEALER = 5;
+    public const int ZMQ_DEALER = (int)SocketType.Dealer;
     /// <summary>Socket type ROUTER.</summary>
-    public const int ZMQ_ROUTER = 6;
+    public const int ZMQ_ROUTER = (int)SocketType.Router;
     /// <summary>Socket type PULL.</summary>
-    public const int ZMQ_PULL = 7;
+    public const int ZMQ_PULL = (int)SocketType.Pull;
     /// <summary>Socket type PUSH.</summary>
-    public const int ZMQ_PUSH = 8;
+    public const int ZMQ_PUSH = (int)SocketType.Push;
     /// <summary>Socket type XPUB.</summary>
-    public const int ZMQ_XPUB = 9;
+    public const int ZMQ_XPUB = (int)SocketType.XPub;
     /// <summary>Socket type XSUB.</summary>
-    public const int ZMQ_XSUB = 10;
+    public const int ZMQ_XSUB = (int)SocketType.XSub;
     /// <summary>Socket type STREAM.</summary>
-    public const int ZMQ_STREAM = 11;
+    public const int ZMQ_STREAM = (int)SocketType.Stream;
 
     /// <summary>Context option IO_THREADS.</summary>
-    public const int ZMQ_IO_THREADS = 1;
+    public const int ZMQ_IO_THREADS = (int)ContextOption.IoThreads;
     /// <summary>Context option MAX_SOCKETS.</summary>
-    public const int ZMQ_MAX_SOCKETS = 2;
+    public const int ZMQ_MAX_SOCKETS = (int)ContextOption.MaxSockets;
     /// <summary>Context option SOCKET_LIMIT.</summary>
-    public const int ZMQ_SOCKET_LIMIT = 3;
+    public const int ZMQ_SOCKET_LIMIT = (int)ContextOption.SocketLimit;
     /// <summary>Context option THREAD_PRIORITY.</summary>
-    public const int ZMQ_THREAD_PRIORITY = 3;
+    public const int ZMQ_THREAD_PRIORITY = (int)ContextOption.ThreadPriority;
     /// <summary>Context option THREAD_SCHED_POLICY.</summary>
-    public const int ZMQ_THREAD_SCHED_POLICY = 4;
+    public const int ZMQ_THREAD_SCHED_POLICY = (int)ContextOption.ThreadSchedPolicy;
     /// <summary>Context option MAX_MSGSZ.</summary>
-    public const int ZMQ_MAX_MSGSZ = 5;
+    public const int ZMQ_MAX_MSGSZ = (int)ContextOption.MaxMsgSize;
     /// <summary>Context option MSG_T_SIZE.</summary>
-    public const int ZMQ_MSG_T_SIZE = 6;
+    public const int ZMQ_MSG_T_SIZE = (int)ContextOption.MsgTSize;
     /// <summary>Context option THREAD_AFFINITY_CPU_ADD.</summary>
-    public const int ZMQ_THREAD_AFFINITY_CPU_ADD = 7;
+    public const int ZMQ_THREAD_AFFINITY_CPU_ADD = (int)ContextOption.ThreadAffinityCpuAdd;
     /// <summary>Context option THREAD_AFFINITY_CPU_REMOVE.</summary>
-    public const int ZMQ_THREAD_AFFINITY_CPU_REMOVE = 8;
+    public const int ZMQ_THREAD_AFFINITY_CPU_REMOVE = (int)ContextOption.ThreadAffinityCpuRemove;
     /// <summary>Context option THREAD_NAME_PREFIX.</summary>
-    public const int ZMQ_THREAD_NAME_PREFIX = 9;
+    public const int ZMQ_THREAD_NAME_PREFIX = (int)ContextOption.ThreadNamePrefix;
 
     /// <summary>Socket option AFFINITY.</summary>
-    public const int ZMQ_AFFINITY = 4;
+    public const int ZMQ_AFFINITY = (int)SocketOption.Affinity;
     /// <summary>Socket option ROUTING_ID.</summary>
-    public const int ZMQ_ROUTING_ID = 5;
+    public const int ZMQ_ROUTING_ID = (int)SocketOption.Routing_Id;
     /// <summary>Socket option SUBSCRIBE.</summary>
-    public const int ZMQ_SUBSCRIBE = 6;
+    public const int ZMQ_SUBSCRIBE = (int)SocketOption.Subscribe;
     /// <summary>Socket option UNSUBSCRIBE.</summary>
-    public const int ZMQ_UNSUBSCRIBE = 7;
+    public const int ZMQ_UNSUBSCRIBE = (int)SocketOption.Unsubscribe;
     /// <summary>Socket option RATE.</summary>
-    public const int ZMQ_RATE = 8;
+    public const int ZMQ_RATE = (int)SocketOption.Rate;
     /// <summary>Socket option RECOVERY_IVL.</summary>
-    public const int ZMQ_RECOVERY_IVL = 9;
+    public const int ZMQ_RECOVERY_IVL = (int)SocketOption.Recovery_Ivl;
     /// <summary>Socket option SNDBUF.</summary>
-    public const int ZMQ_SNDBUF = 11;
+    public const int ZMQ_SNDBUF = (int)SocketOption.Sndbuf;
     /// <summary>Socket option RCVBUF.</summary>
-    public const int ZMQ_RCVBUF = 12;
+    public const int ZMQ_RCVBUF = (int)SocketOption.Rcvbuf;
     /// <summary>Socket option RCVMORE.</summary>
-    public const int ZMQ_RCVMORE = 13;
+    public const int ZMQ_RCVMORE = (int)SocketOption.Rcvmore;
     /// <summary>Socket option FD.</summary>
-    public const int ZMQ_FD = 14;
+    public const int ZMQ_FD = (int)SocketOption.Fd;
     /// <summary>Socket option EVENTS.</summary>
-    public const int ZMQ_EVENTS = 15;
+    public const int ZMQ_EVENTS = (int)SocketOption.Events;
     /// <summary>Socket option TYPE.</summary>
-    public const int ZMQ_TYPE = 16;
+    public const int ZMQ_TYPE = (int)SocketOption.Type;
     /// <summary>Socket option LINGER.</summary>
-    public const int ZMQ_LINGER = 17;
+    public const int ZMQ_LINGER = (int)SocketOption.Linger;
     /// <summary>Socket option RECONNECT_IVL.</summary>
-    public const int ZMQ_RECONNECT_IVL = 18;
+    public const int ZMQ_RECONNECT_IVL = (int)SocketOption.Reconnect_Ivl;
     /// <summary>Socket option BACKLOG.</summary>
-    public const int ZMQ_BACKLOG = 19;
+    public const int ZMQ_BACKLOG = (int)SocketOption.Backlog;
     /// <summary>Socket option RECONNECT_IVL_MAX.</summary>
-    public const int ZMQ_RECONNECT_IVL_MAX = 21;
+    public const int ZMQ_RECONNECT_IVL_MAX = (int)SocketOption.Reconnect_Ivl_Max;
     /// <summary>Socket option MAXMSGSIZE.</summary>
-    public const int ZMQ_MAXMSGSIZE = 22;
+    public const int ZMQ_MAXMSGSIZE = (int)SocketOption.Maxmsgsize;
     /// <summary>Socket option SNDHWM.</summary>
-    public const int ZMQ_SNDHWM = 23;
+    public const int ZMQ_SNDHWM = (int)SocketOption.Sndhwm;
     /// <summary>Socket option RCVHWM.</summary>
-    public const int ZMQ_RCVHWM = 24;
+    public const int ZMQ_RCVHWM = (int)SocketOption.Rcvhwm;
     /// <summary>Socket option MULTICAST_HOPS.</summary>
-    public const int ZMQ_MULTICAST_HOPS = 25;
+    public const int ZMQ_MULTICAST_HOPS = (int)SocketOption.Multicast_Hops;
     /// <summary>Socket option RCVTIMEO.</summary>
-    public const int ZMQ_RCVTIMEO = 27;
+    public const int ZMQ_RCVTIMEO = (int)SocketOption.Rcvtimeo;
     /// <summary>Socket option SNDTIMEO.</summary>
-    public const int ZMQ_SNDTIMEO = 28;
+    public const int ZMQ_SNDTIMEO = (int)SocketOption.Sndtimeo;
     /// <summary>Socket option LAST_ENDPOINT.</summary>
-    public const int ZMQ_LAST_ENDPOINT = 32;
+    public const int ZMQ_LAST_ENDPOINT = (int)SocketOption.Last_Endpoint;
     /// <summary>Socket option ROUTER_MANDATORY.</summary>
-    public const int ZMQ_ROUTER_MANDATORY = 33;
+    public const int ZMQ_ROUTER_MANDATORY = (int)SocketOption.Router_Mandatory;
     /// <summary>Socket option TCP_KEEPALIVE.</summary>
-    public const int ZMQ_TCP_KEEPALIVE = 34;
+    public const int ZMQ_TCP_KEEPALIVE = (int)SocketOption.Tcp_Keepalive;
     /// <summary>Socket option TCP_KEEPALIVE_CNT.</summary>
-    public const int ZMQ_TCP_KEEPALIVE_CNT = 35;
+    public const int ZMQ_TCP_KEEPALIVE_CNT = (int)SocketOption.Tcp_Keepalive_Cnt;
     /// <summary>Socket option TCP_KEEPALIVE_IDLE.</summary>
-    public const int ZMQ_TCP_KEEPALIVE_IDLE = 36;
+    public const int ZMQ_TCP_KEEPALIVE_IDLE = (int)SocketOption.Tcp_Keepalive_Idle;
     /// <summary>Socket option TCP_KEEPALIVE_INTVL.</summary>
-    public const int ZMQ_TCP_KEEPALIVE_INTVL = 37;
+    public const int ZMQ_TCP_KEEPALIVE_INTVL = (int)SocketOption.Tcp_Keepalive_Intvl;
     /// <summary>Socket option IMMEDIATE.</summary>
-    public const int ZMQ_IMMEDIATE = 39;
+    public const int ZMQ_IMMEDIATE = (int)SocketOption.Immediate;
     /// <summary>Socket option XPUB_VERBOSE.</summary>
-    public const int ZMQ_XPUB_VERBOSE = 40;
+    public const int ZMQ_XPUB_VERBOSE = (int)SocketOption.Xpub_Verbose;
     /// <summary>Socket option ROUTER_RAW.</summary>
-    public const int ZMQ_ROUTER_RAW = 41;
+    public const int ZMQ_ROUTER_RAW = (int)SocketOption.Router_Raw;
     /// <summary>Socket option IPV6.</summary>
-    public const int ZMQ_IPV6 = 42;
+    public const int ZMQ_IPV6 = (int)SocketOption.Ipv6;
     /// <summary>Socket option MECHANISM.</summary>
-    public const int ZMQ_MECHANISM = 43;
+    public const int ZMQ_MECHANISM = (int)SocketOption.Mechanism;
     /// <summary>Socket option PLAIN_SERVER.</summary>
-    public const int ZMQ_PLAIN_SERVER = 44;
+    public const int ZMQ_PLAIN_SERVER = (int)SocketOption.Plain_Server;
     /// <summary>Socket option PLAIN_USERNAME.</summary>
-    public const int ZMQ_PLAIN_USERNAME = 45;
+    public const int ZMQ_PLAIN_USERNAME = (int)SocketOption.Plain_Username;
     /// <summary>Socket option PLAIN_PASSWORD.</summary>
-    public const int ZMQ_PLAIN_PASSWORD = 46;
+    public const int ZMQ_PLAIN_PASSWORD = (int)SocketOption.Plain_Password;
     /// <summary>Socket option CURVE_SERVER.</summary>
-    public const int ZMQ_CURVE_SERVER = 47;
+    public const int ZMQ_CURVE_SERVER = (int)SocketOption.Curve_Server;
     /// <summary>Socket option CURVE_PUBLICKEY.</summary>
-    public const int ZMQ_CURVE_PUBLICKEY = 48;
+    public const int ZMQ_CURVE_PUBLICKEY = (int)SocketOption.Curve_Publickey;
     /// <summary>Socket option CURVE_SECRETKEY.</summary>
-    public const int ZMQ_CURVE_SECRETKEY = 49;
+    public const int ZMQ_CURVE_SECRETKEY = (int)SocketOption.Curve_Secretkey;
     /// <summary>Socket option CURVE_SERVERKEY.</summary>
-    public const int ZMQ_CURVE_SERVERKEY = 50;
+    public const int ZMQ_CURVE_SERVERKEY = (int)SocketOption.Curve_Serverkey;
     /// <summary>Socket option PROBE_ROUTER.</summary>
-    public const int ZMQ_PROBE_ROUTER = 51;
+    public const int ZMQ_PROBE_ROUTER = (int)SocketOption.Probe_Router;
     /// <summary>Socket option REQ_CORRELATE.</summary>
-    public const int ZMQ_REQ_CORRELATE = 52;
+    public const int ZMQ_REQ_CORRELATE = (int)SocketOption.Req_Correlate;
     /// <summary>Socket option REQ_RELAXED.</summary>
-    public const int ZMQ_REQ_RELAXED = 53;
+    public const int ZMQ_REQ_RELAXED = (int)SocketOption.Req_Relaxed;
     /// <summary>Socket option CONFLATE.</summary>
-    public const int ZMQ_CONFLATE = 54;
+    public const int ZMQ_CONFLATE = (int)SocketOption.Conflate;
     /// <summary>Socket option ZAP_DOMAIN.</summary>
-    public const int ZMQ_ZAP_DOMAIN = 55;
+    public const int ZMQ_ZAP_DOMAIN = (int)SocketOption.Zap_Domain;
     /// <summary>Socket option ROUTER_HANDOVER.</summary>
-    public const int ZMQ_ROUTER_HANDOVER = 56;
+    public const int ZMQ_ROUTER_HANDOVER = (int)SocketOption.Router_Handover;
     /// <summary>Socket option TOS.</summary>
-    public const int ZMQ_TOS = 57;
+    public const int ZMQ_TOS = (int)SocketOption.Tos;
     /// <summary>Socket option CONNECT_ROUTING_ID.</summary>
-    public const int ZMQ_CONNECT_ROUTING_ID = 61;
+    public const int ZMQ_CONNECT_ROUTING_ID = (int)SocketOption.Connect_Routing_Id;
     /// <summary>Socket option GSSAPI_SERVER.</summary>
-    public const int ZMQ_GSSAPI_SERVER = 62;
+    public const int ZMQ_GSSAPI_SERVER = (int)SocketOption.Gssapi_Server;
     /// <summary>Socket option GSSAPI_PRINCIPAL.</summary>
-    public const int ZMQ_GSSAPI_PRINCIPAL = 63;
+    public const int ZMQ_GSSAPI_PRINCIPAL = (int)SocketOption.Gssapi_Principal;
     /// <summary>Socket option GSSAPI_SERVICE_PRINCIPAL.</summary>
-    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL = 64;
+    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL = (int)SocketOption.Gssapi_Service_Principal;
     /// <summary>Socket option GSSAPI_PLAINTEXT.</summary>
-    public const int ZMQ_GSSAPI_PLAINTEXT = 65;
+    public const int ZMQ_GSSAPI_PLAINTEXT = (int)SocketOption.Gssapi_Plaintext;
     /// <summary>Socket option HANDSHAKE_IVL.</summary>
-    public const int ZMQ_HANDSHAKE_IVL = 66;
+    public const int ZMQ_HANDSHAKE_IVL = (int)SocketOption.Handshake_Ivl;
     /// <summary>Socket option SOCKS_PROXY.</summary>
-    public const int ZMQ_SOCKS_PROXY = 68;
+    public const int ZMQ_SOCKS_PROXY = (int)SocketOption.Socks_Proxy;
     /// <summary>Socket option XPUB_NODROP.</summary>
-    public const int ZMQ_XPUB_NODROP = 69;
+    public const int ZMQ_XPUB_NODROP = (int)SocketOption.Xpub_Nodrop;
     /// <summary>Socket option BLOCKY.</summary>
-    public const int ZMQ_BLOCKY = 70;
+    public const int ZMQ_BLOCKY = (int)SocketOption.Blocky;
     /// <summary>Socket option XPUB_MANUAL.</summary>
-    public const int ZMQ_XPUB_MANUAL = 71;
+    public const int ZMQ_XPUB_MANUAL = (int)SocketOption.Xpub_Manual;
     /// <summary>Socket option XPUB_WELCOME_MSG.</summary>
-    public const int ZMQ_XPUB_WELCOME_MSG = 72;
+    public const int ZMQ_XPUB_WELCOME_MSG = (int)SocketOption.Xpub_Welcome_Msg;
     /// <summary>Socket option STREAM_NOTIFY.</summary>
-    public const int ZMQ_STREAM_NOTIFY = 73;
+    public const int ZMQ_STREAM_NOTIFY = (int)SocketOption.Stream_Notify;
     /// <summary>Socket option INVERT_MATCHING.</summary>
-    public const int ZMQ_INVERT_MATCHING = 74;
+    public const int ZMQ_INVERT_MATCHING = (int)SocketOption.Invert_Matching;
     /// <summary>Socket option HEARTBEAT_IVL.</summary>
-    public const int ZMQ_HEARTBEAT_IVL = 75;
+    public const int ZMQ_HEARTBEAT_IVL = (int)SocketOption.Heartbeat_Ivl;
     /// <summary>Socket option HEARTBEAT_TTL.</summary>
-    public const int ZMQ_HEARTBEAT_TTL = 76;
+    public const int ZMQ_HEARTBEAT_TTL = (int)SocketOption.Heartbeat_Ttl;
     /// <summary>Socket option HEARTBEAT_TIMEOUT.</summary>
-    public const int ZMQ_HEARTBEAT_TIMEOUT = 77;
+    public const int ZMQ_HEARTBEAT_TIMEOUT = (int)SocketOption.Heartbeat_Timeout;
     /// <summary>Socket option XPUB_VERBOSER.</summary>
-    public const int ZMQ_XPUB_VERBOSER = 78;
+    public const int ZMQ_XPUB_VERBOSER = (int)SocketOption.Xpub_Verboser;
     /// <summary>Socket option CONNECT_TIMEOUT.</summary>
-    public const int ZMQ_CONNECT_TIMEOUT = 79;
+    public const int ZMQ_CONNECT_TIMEOUT = (int)SocketOption.Connect_Timeout;
     /// <summary>Socket option TCP_MAXRT.</summary>
-    public const int ZMQ_TCP_MAXRT = 80;
+    public const int ZMQ_TCP_MAXRT = (int)SocketOption.Tcp_Maxrt;
     /// <summary>Socket option THREAD_SAFE.</summary>
-    public const int ZMQ_THREAD_SAFE = 81;
+    public const int ZMQ_THREAD_SAFE = (int)SocketOption.Thread_Safe;
     /// <summary>Socket option MULTICAST_MAXTPDU.</summary>
-    public const int ZMQ_MULTICAST_MAXTPDU = 84;
+    public const int ZMQ_MULTICAST_MAXTPDU = (int)SocketOption.Multicast_Maxtpdu;
     /// <summary>Socket option VMCI_BUFFER_SIZE.</summary>
-    public const int ZMQ_VMCI_BUFFER_SIZE = 85;
+    public const int ZMQ_VMCI_BUFFER_SIZE = (int)SocketOption.Vmci_Buffer_Size;
     /// <summary>Socket option VMCI_BUFFER_MIN_SIZE.</summary>
-    public const int ZMQ_VMCI_BUFFER_MIN_SIZE = 86;
+    public const int ZMQ_VMCI_BUFFER_MIN_SIZE = (int)SocketOption.Vmci_Buffer_Min_Size;
     /// <summary>Socket option VMCI_BUFFER_MAX_SIZE.</summary>
-    public const int ZMQ_VMCI_BUFFER_MAX_SIZE = 87;
+    public const int ZMQ_VMCI_BUFFER_MAX_SIZE = (int)SocketOption.Vmci_Buffer_Max_Size;
     /// <summary>Socket option VMCI_CONNECT_TIMEOUT.</summary>
-    public const int ZMQ_VMCI_CONNECT_TIMEOUT = 88;
+    public const int ZMQ_VMCI_CONNECT_TIMEOUT = (int)SocketOption.Vmci_Connect_Timeout;
     /// <summary>Socket option USE_FD.</summary>
-    public const int ZMQ_USE_FD = 89;
+    public const int ZMQ_USE_FD = (int)SocketOption.Use_Fd;
     /// <summary>Socket option GSSAPI_PRINCIPAL_NAMETYPE.</summary>
-    public const int ZMQ_GSSAPI_PRINCIPAL_NAMETYPE = 90;
+    public const int ZMQ_GSSAPI_PRINCIPAL_NAMETYPE = (int)SocketOption.Gssapi_Principal_Nametype;
     /// <summary>Socket option GSSAPI_SERVICE_PRINCIPAL_NAMETYPE.</summary>
-    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE = 91;
+    public const int ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE = (int)SocketOption.Gssapi_Service_Principal_Nametype;
     /// <summary>Socket option BINDTODEVICE.</summary>
-    public const int ZMQ_BINDTODEVICE = 92;
+    public const int ZMQ_BINDTODEVICE = (int)SocketOption.Bindtodevice;
 
     /// <summary>Socket option METADATA.</summary>
-    public const int ZMQ_METADATA = 95;
+    public const int ZMQ_METADATA = (int)SocketOption.Metadata;
 
     /// <summary>Socket option SOCKS_USERNAME.</summary>
-    public const int ZMQ_SOCKS_USERNAME = 99;
+    public const int ZMQ_SOCKS_USERNAME = (int)SocketOption.Socks_Username;
 
     /// <summary>Socket option SOCKS_PASSWORD.</summary>
-    public const int ZMQ_SOCKS_PASSWORD = 100;
+    public const int ZMQ_SOCKS_PASSWORD = (int)SocketOption.Socks_Password;
 
     /// <summary>Send/receive flag DONTWAIT.</summary>
     public const int ZMQ_DONTWAIT = 1;
     /// <summary>Send/receive flag SNDMORE.</summary>
     public const int ZMQ_SNDMORE = 2;
     /// <summary>Poll event POLLIN.</summary>
-    public const int ZMQ_POLLIN = 1;
+    public const int ZMQ_POLLIN = (int)PollEvents.In;
     /// <summary>Poll event POLLOUT.</summary>
-    public const int ZMQ_POLLOUT = 2;
+    public const int ZMQ_POLLOUT = (int)PollEvents.Out;
     /// <summary>Poll event POLLERR.</summary>
-    public const int ZMQ_POLLERR = 4;
+    public const int ZMQ_POLLERR = (int)PollEvents.Err;
     /// <summary>Poll event POLLPRI.</summary>
-    public const int ZMQ_POLLPRI = 8;
+    public const int ZMQ_POLLPRI = (int)PollEvents.Pri;
     /// <summary>Message property MORE.</summary>
     public const int ZMQ_MORE = 1;
     /// <summary>Message property SHARED.</summary>
@@ -308,29 +308,29 @@ public static class ZmqConstants
     public const int ENODEV = 19;
 
     /// <summary>Monitor event mask bit CONNECTED.</summary>
-    public const int ZMQ_EVENT_CONNECTED = 1;
+    public const int ZMQ_EVENT_CONNECTED = (int)SocketMonitorEvent.Connected;
     /// <summary>Monitor event mask bit CONNECT_DELAYED.</summary>
-    public const int ZMQ_EVENT_CONNECT_DELAYED = 2;
+    public const int ZMQ_EVENT_CONNECT_DELAYED = (int)SocketMonitorEvent.ConnectDelayed;
     /// <summary>Monitor event mask bit CONNECT_RETRIED.</summary>
-    public const int ZMQ_EVENT_CONNECT_RETRIED = 4;
+    public const int ZMQ_EVENT_CONNECT_RETRIED = (int)SocketMonitorEvent.ConnectRetried;
     /// <summary>Monitor event mask bit LISTENING.</summary>
-    public const int ZMQ_EVENT_LISTENING = 8;
+    public const int ZMQ_EVENT_LISTENING = (int)SocketMonitorEvent.Listening;
     /// <summary>Monitor event mask bit BIND_FAILED.</summary>
-    public const int ZMQ_EVENT_BIND_FAILED = 16;
+    public const int ZMQ_EVENT_BIND_FAILED = (int)SocketMonitorEvent.BindFailed;
     /// <summary>Monitor event mask bit ACCEPTED.</summary>
-    public const int ZMQ_EVENT_ACCEPTED = 32;
+    public const int ZMQ_EVENT_ACCEPTED = (int)SocketMonitorEvent.Accepted;
     /// <summary>Monitor event mask bit ACCEPT_FAILED.</summary>
-    public const int ZMQ_EVENT_ACCEPT_FAILED = 64;
+    public const int ZMQ_EVENT_ACCEPT_FAILED = (int)SocketMonitorEvent.AcceptFailed;
     /// <summary>Monitor event mask bit CLOSED.</summary>
-    public const int ZMQ_EVENT_CLOSED = 128;
+    public const int ZMQ_EVENT_CLOSED = (int)SocketMonitorEvent.Closed;
     /// <summary>Monitor event mask bit CLOSE_FAILED.</summary>
-    public const int ZMQ_EVENT_CLOSE_FAILED = 256;
+    public const int ZMQ_EVENT_CLOSE_FAILED = (int)SocketMonitorEvent.CloseFailed;
     /// <summary>Monitor event mask bit DISCONNECTED.</summary>
-    public const int ZMQ_EVENT_DISCONNECTED = 512;
+    public const int ZMQ_EVENT_DISCONNECTED = (int)SocketMonitorEvent.Disconnected;
     /// <summary>Monitor event mask bit MONITOR_STOPPED.</summary>
-    public const int ZMQ_EVENT_MONITOR_STOPPED = 1024;
+    public const int ZMQ_EVENT_MONITOR_STOPPED = (int)SocketMonitorEvent.MonitorStopped;
     /// <summary>Monitor mask selecting every event.</summary>
-    public const int ZMQ_EVENT_ALL = 0xFFFF;
+    public const int ZMQ_EVENT_ALL = (int)SocketMonitorEvent.All;
 
     /// <summary>Monitor value for the handshake failure ZMTP_UNSPECIFIED.</summary>
     public const int ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED = 0x10000000;

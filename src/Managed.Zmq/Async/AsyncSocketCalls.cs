@@ -27,7 +27,7 @@ internal static class AsyncSocketCalls
 
         if (status != SendStatus.WouldBlock)
         {
-            throw CreateSendFailure(status);
+            throw StatusErrors.Create(status);
         }
 
         return false;
@@ -43,7 +43,7 @@ internal static class AsyncSocketCalls
         var status = core.Send(frame, more, dontWait: false);
         if (status != SendStatus.Sent)
         {
-            throw CreateSendFailure(status);
+            throw StatusErrors.Create(status);
         }
     }
 
@@ -63,7 +63,7 @@ internal static class AsyncSocketCalls
 
         if (status != RecvStatus.WouldBlock)
         {
-            throw CreateRecvFailure(status);
+            throw StatusErrors.Create(status);
         }
 
         return false;
@@ -77,7 +77,7 @@ internal static class AsyncSocketCalls
         var status = core.Recv(ref sink, dontWait: false);
         if (status != RecvStatus.Received)
         {
-            throw CreateRecvFailure(status);
+            throw StatusErrors.Create(status);
         }
     }
 
@@ -88,25 +88,4 @@ internal static class AsyncSocketCalls
             ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
         }
     }
-
-    private static Exception CreateSendFailure(SendStatus status) => status switch
-    {
-        SendStatus.Closed => ThrowHelper.CreateObjectDisposedException(nameof(Socket)),
-        SendStatus.WouldBlock => ThrowHelper.CreateZmqException(ZmqConstants.EAGAIN),
-        SendStatus.NotSupported => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSUP),
-        SendStatus.InvalidState => ThrowHelper.CreateZmqException(ZmqConstants.EFSM),
-        SendStatus.HostUnreachable => ThrowHelper.CreateZmqException(ZmqConstants.EHOSTUNREACH),
-        SendStatus.Terminated => ThrowHelper.CreateZmqException(ZmqConstants.ETERM),
-        _ => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSOCK),
-    };
-
-    private static Exception CreateRecvFailure(RecvStatus status) => status switch
-    {
-        RecvStatus.Closed => ThrowHelper.CreateObjectDisposedException(nameof(Socket)),
-        RecvStatus.WouldBlock => ThrowHelper.CreateZmqException(ZmqConstants.EAGAIN),
-        RecvStatus.NotSupported => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSUP),
-        RecvStatus.InvalidState => ThrowHelper.CreateZmqException(ZmqConstants.EFSM),
-        RecvStatus.Terminated => ThrowHelper.CreateZmqException(ZmqConstants.ETERM),
-        _ => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSOCK),
-    };
 }

@@ -4,15 +4,13 @@ using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Security.Zap;
 using Managed.Zmq.Sockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Async;
 
 /// <summary>SendAsync of text: one UTF-8 frame, encoded on each try so that a pending send holds no buffer.</summary>
 internal readonly struct SendTextAttempt : IAsyncAttempt<int>
 {
-    /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack.</summary>
-    private const int StackLimit = 512;
-
     /// <summary>The text to send.</summary>
     private readonly string _text;
 
@@ -26,9 +24,9 @@ internal readonly struct SendTextAttempt : IAsyncAttempt<int>
     public bool TryExecute(SocketCore core, out int result)
     {
         int maxBytes = Encoding.UTF8.GetMaxByteCount(_text.Length);
-        if (maxBytes <= StackLimit)
+        if (maxBytes <= Tuning.Frames.TextStackLimit)
         {
-            Span<byte> buffer = stackalloc byte[StackLimit];
+            Span<byte> buffer = stackalloc byte[Tuning.Frames.TextStackLimit];
             result = Encoding.UTF8.GetBytes(_text, buffer);
             return AsyncSocketCalls.TrySend(core, buffer[..result], more: false);
         }

@@ -1,6 +1,7 @@
 using System.Runtime.ExceptionServices;
 using Managed.Zmq.Options;
 using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Buffers;
 
@@ -17,10 +18,10 @@ namespace Managed.Zmq.Buffers;
 /// of an idle thread each time), so overflowing callbacks gather here and run in batches: on an I/O thread
 /// right after it wrote a batch (<see cref="RunPending"/>), which under load is every few
 /// microseconds, or from a one-shot timer when no connection writes (inproc, or a lone message),
-/// so a callback waits at most about <see cref="TimerDelayMs"/> ms. When <see cref="BatchSize"/>
+/// so a callback waits at most about <see cref="Tuning.Releases.TickMilliseconds"/> ms. When <see cref="Tuning.Releases.DeferredBatchSize"/>
 /// callbacks wait and no writer has run them (a fast inproc sender), one thread-pool dispatch
 /// runs them all.</para>
-/// <para>The list has a fixed capacity (<see cref="Capacity"/>): a blocking sender that finds it
+/// <para>The list has a fixed capacity (<see cref="Tuning.Releases.DeferredCapacity"/>): a blocking sender that finds it
 /// full waits for a drainer to take the batch, as a sender at its HWM waits for the peer, so
 /// memory stays bounded when the senders outrun the drain and nothing is allocated after start-up.
 /// A sender that must not block (DontWait, the async extensions) hands that one callback to the
@@ -31,12 +32,6 @@ namespace Managed.Zmq.Buffers;
 /// </remarks>
 internal sealed class DeferredReleases : IThreadPoolWorkItem
 {
-    private const int TimerDelayMs = 1;
-
-    private const int BatchSize = 1024;
-
-    private const int Capacity = BatchSize * 4;
-
     private static readonly DeferredReleases s_instance = new();
 
     /// <summary>Set while this thread runs a batch: a callback that sends must not wait for a drain of itself.</summary>
@@ -45,8 +40,8 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
     private readonly object _lock = new();
     private readonly Timer _timer;
-    private Entry[] _pending = new Entry[Capacity];
-    private Entry[] _running = new Entry[Capacity];
+    private Entry[] _pending = new Entry[Tuning.Releases.DeferredCapacity];
+    private Entry[] _running = new Entry[Tuning.Releases.DeferredCapacity];
     private int _count;
 
     private int _waitingSenders;
@@ -118,7 +113,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
                     Volatile.Write(ref _count, _count + 1);
                     arm = !_timerArmed;
                     _timerArmed = true;
-                    dispatch = _count >= BatchSize && !_dispatched;
+                    dispatch = _count >= Tuning.Releases.DeferredBatchSize && !_dispatched;
                     _dispatched |= dispatch;
                 }
             }
@@ -136,7 +131,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
         if (arm)
         {
-            _timer.Change(TimerDelayMs, Timeout.Infinite);
+            _timer.Change(Tuning.Releases.TickMilliseconds, Timeout.Infinite);
         }
 
         if (dispatch)
@@ -192,7 +187,7 @@ internal sealed class DeferredReleases : IThreadPoolWorkItem
 
         if (rearm)
         {
-            _timer.Change(TimerDelayMs, Timeout.Infinite);
+            _timer.Change(Tuning.Releases.TickMilliseconds, Timeout.Infinite);
         }
     }
 

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Buffers;
 
@@ -13,22 +14,8 @@ internal static unsafe class FrameHeadroom
     /// <summary>Bytes before the content: a long frame header (9) with room to spare, and a multiple of the pool's 64-byte alignment.</summary>
     public const int Size = 64;
 
-    /// <summary>
-    /// The large-frame threshold, one value for both directions: from this size a Message is sent from its own memory
-    /// rather than copied into the queue, and a received frame goes to a pooled buffer of its own.
-    /// </summary>
-    public const int LargeFrame = 32 * 1024;
-
-    /// <summary>
-    /// Zero-copy caller memory has no headroom, so a frame sent from it by reference costs the write loop a second
-    /// system call for the header. Below this size each tcp or ipc pipe copies the body into a pooled buffer with
-    /// headroom instead (one send), made inside Send, so the free callback is due as soon as Send returns; from it
-    /// the frame goes out from the caller's memory. Over inproc a large frame always travels by reference (no header).
-    /// Set at the large-frame threshold (<see cref="LargeFrame"/>, below which every frame is copied into the queue anyway), so nothing
-    /// more is copied: measured with StrategyLoop (BENCHMARKS.md, the strategy table of the zero-copy leftovers), the copy cost more process CPU per
-    /// message than the second send at every size measured above it. At most <see cref="MessagePool.MaxBucketSize"/>.
-    /// </summary>
-    public const int CopyCallerMemoryBelow = LargeFrame;
+    /// <summary>Where caller memory stops being copied on send (the policy and its reasons are there).</summary>
+    public const int CopyCallerMemoryBelow = Tuning.Frames.CopyCallerMemoryBelow;
 
     /// <summary>Alignment of pool buffers' content.</summary>
     private const nuint PoolAlignment = 64;

@@ -1,3 +1,5 @@
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Buffers;
 
 /// <summary>
@@ -17,8 +19,7 @@ namespace Managed.Zmq.Buffers;
 /// </remarks>
 internal sealed class MessageGuard
 {
-    /// <summary>Guards kept per thread for reuse (<see cref="ThreadCaches.Guards"/>); enough for the messages a thread has open at once in a send loop.</summary>
-    public const int CacheSize = 32;
+    public const int CacheSize = Tuning.Pools.MessageGuardCacheSize;
 
     private Message? _message;
 

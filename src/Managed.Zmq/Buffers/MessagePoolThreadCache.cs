@@ -1,3 +1,5 @@
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Buffers;
 
 /// <summary>
@@ -10,8 +12,7 @@ namespace Managed.Zmq.Buffers;
 /// </remarks>
 internal sealed class MessagePoolThreadCache
 {
-    /// <summary>How many buffers each bucket keeps per thread.</summary>
-    public const int SlotsPerBucket = 8;
+    public const int SlotsPerBucket = Tuning.Pools.SlotsPerBucket;
 
     /// <summary>Bucket <c>b</c> uses slots <c>b * SlotsPerBucket</c> up to its count.</summary>
     private readonly nint[] _slots = new nint[MessagePool.BucketCount * SlotsPerBucket];

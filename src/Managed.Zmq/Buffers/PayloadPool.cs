@@ -1,3 +1,5 @@
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Buffers;
 
 /// <summary>
@@ -10,14 +12,11 @@ namespace Managed.Zmq.Buffers;
 /// deep queue (holes left by concurrent takes), which is an allocation every few messages; a
 /// lock-free linked stack would need ABA care for objects that are reused by design. When the
 /// stack is full a returned payload is left to the GC, so the pool never holds more than
-/// <see cref="Capacity"/>.
+/// <see cref="Tuning.Pools.PayloadPoolCapacity"/>.
 /// </remarks>
 internal static class PayloadPool
 {
-    /// <summary>Enough for a send and a receive queue full of large frames at the default HWM of 1000 each.</summary>
-    private const int Capacity = 2048;
-
-    private static readonly OutboundPayload?[] s_items = new OutboundPayload?[Capacity];
+    private static readonly OutboundPayload?[] s_items = new OutboundPayload?[Tuning.Pools.PayloadPoolCapacity];
     private static readonly Lock s_lock = new();
     private static int s_count;
 
@@ -40,7 +39,7 @@ internal static class PayloadPool
     {
         lock (s_lock)
         {
-            if (s_count < Capacity)
+            if (s_count < Tuning.Pools.PayloadPoolCapacity)
             {
                 s_items[s_count++] = payload;
             }

@@ -1,5 +1,6 @@
 using Managed.Zmq.Options;
 using Managed.Zmq.Security.Zap;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Buffers;
 
@@ -17,7 +18,7 @@ namespace Managed.Zmq.Buffers;
 /// <para>So each thread owns a ring. Adding an entry takes plain stores only: the ring belongs to the thread.
 /// Taking one back costs one compare-and-swap, because the timer may be taking the same entry: whoever moves the
 /// slot from Pending to Claimed runs the callback, so it runs exactly once. The timer ticks every millisecond
-/// while entries may be waiting (and for <see cref="EmptyTicksBeforeStop"/> ticks after) and runs every entry it finds; a callback of a message that is never released
+/// while entries may be waiting (and for <see cref="Tuning.Releases.EmptyTicksBeforeStop"/> ticks after) and runs every entry it finds; a callback of a message that is never released
 /// therefore waits about a millisecond, as before. When the ring is full, its oldest waiting entry moves to the
 /// shared list, which is bounded and drains on its own, so memory never grows with unreleased messages.</para>
 /// <para>Tickets are per ring and start at a distinct base for each ring. A message released on another thread
@@ -27,14 +28,7 @@ namespace Managed.Zmq.Buffers;
 /// </remarks>
 internal sealed class PendingReleaseRing
 {
-    /// <summary>Entries per thread; a power of two.</summary>
-    internal const int Capacity = 256;
-
-    private const int TickMs = 1;
-
-    /// <summary>Empty ticks in a row before the timer stops: steady send-and-dispose traffic leaves every tick empty,
-    /// and stopping and restarting each time would cost a process-wide barrier and a lock per millisecond.</summary>
-    private const int EmptyTicksBeforeStop = 50;
+    internal const int Capacity = Tuning.Releases.RingCapacity;
 
     private const int Free = 0;
     private const int Pending = 1;
@@ -227,7 +221,7 @@ internal sealed class PendingReleaseRing
             if (s_armed == 0)
             {
                 s_armed = 1;
-                s_timer.Change(TickMs, TickMs);
+                s_timer.Change(Tuning.Releases.TickMilliseconds, Tuning.Releases.TickMilliseconds);
             }
         }
     }
@@ -257,7 +251,7 @@ internal sealed class PendingReleaseRing
                 return;
             }
 
-            if (++s_emptyTicks < EmptyTicksBeforeStop)
+            if (++s_emptyTicks < Tuning.Releases.EmptyTicksBeforeStop)
             {
                 return;
             }

@@ -14,17 +14,17 @@ namespace Managed.Zmq.Diagnostics;
 /// </remarks>
 internal sealed class SocketMonitor
 {
-    public const int Connected = 0x0001;
-    public const int ConnectDelayed = 0x0002;
-    public const int ConnectRetried = 0x0004;
-    public const int Listening = 0x0008;
-    public const int BindFailed = 0x0010;
-    public const int Accepted = 0x0020;
-    public const int AcceptFailed = 0x0040;
-    public const int Closed = 0x0080;
-    public const int CloseFailed = 0x0100;
-    public const int Disconnected = 0x0200;
-    public const int MonitorStopped = 0x0400;
+    public const int Connected = (int)SocketMonitorEvent.Connected;
+    public const int ConnectDelayed = (int)SocketMonitorEvent.ConnectDelayed;
+    public const int ConnectRetried = (int)SocketMonitorEvent.ConnectRetried;
+    public const int Listening = (int)SocketMonitorEvent.Listening;
+    public const int BindFailed = (int)SocketMonitorEvent.BindFailed;
+    public const int Accepted = (int)SocketMonitorEvent.Accepted;
+    public const int AcceptFailed = (int)SocketMonitorEvent.AcceptFailed;
+    public const int Closed = (int)SocketMonitorEvent.Closed;
+    public const int CloseFailed = (int)SocketMonitorEvent.CloseFailed;
+    public const int Disconnected = (int)SocketMonitorEvent.Disconnected;
+    public const int MonitorStopped = (int)SocketMonitorEvent.MonitorStopped;
     public const int HandshakeFailedNoDetail = 0x0800;
     public const int HandshakeSucceeded = 0x1000;
     public const int HandshakeFailedProtocol = 0x2000;

@@ -1,4 +1,5 @@
 using Microsoft.Win32.SafeHandles;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Endpoints;
 
@@ -10,17 +11,9 @@ namespace Managed.Zmq.Endpoints;
 /// </summary>
 internal static class DescriptorReserve
 {
-    /// <summary>
-    /// How many: starting a thread takes a few descriptors for a moment, so this covers several at once
-    /// while costing nothing that matters beside any realistic descriptor limit.
-    /// </summary>
-    private const int Size = 16;
+    private const int Size = Tuning.Accept.DescriptorReserveSize;
 
-    /// <summary>
-    /// Descriptors an accept leaves free at least: the runtime may need one at any moment, and the reserve
-    /// is only given back once an accept fails, too late for a thread that needed one just before.
-    /// </summary>
-    private const int Headroom = 16;
+    private const int Headroom = Tuning.Accept.DescriptorHeadroom;
 
     private static readonly object s_lock = new();
     private static readonly List<SafeFileHandle> s_held = new(Size);

@@ -3,6 +3,7 @@ using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Endpoints;
 
@@ -16,14 +17,9 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
     private readonly TransportAddress _address;
     private readonly System.Net.Sockets.Socket _listenSocket;
     private readonly IoThread _ioThread;
-    /// <summary>First wait before accepting again after the process ran out of descriptors or memory.</summary>
-    private const int AcceptRetryInitialMilliseconds = 10;
+    private const int AcceptRetryInitialMilliseconds = Tuning.Accept.RetryInitialMilliseconds;
 
-    /// <summary>
-    /// The longest such wait: how late, at most, the listener notices that descriptors are free again.
-    /// Each retry costs one failing accept, so this also bounds what an exhausted process spends on it.
-    /// </summary>
-    private const int AcceptRetryMaximumMilliseconds = 500;
+    private const int AcceptRetryMaximumMilliseconds = Tuning.Accept.RetryMaximumMilliseconds;
 
     private volatile bool _stopped;
 
@@ -252,8 +248,7 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
         }
     }
 
-    /// <summary>Use_Fd: how long Stop waits for the I/O thread to let go of the caller's socket (it normally takes a wake-up).</summary>
-    private static readonly TimeSpan CallerSocketReleaseTimeout = TimeSpan.FromSeconds(5);
+    private static readonly TimeSpan CallerSocketReleaseTimeout = TimeSpan.FromMilliseconds(Tuning.Accept.CallerSocketReleaseMilliseconds);
 
     private void ReleaseCallerSocket()
     {

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Engine;
@@ -12,7 +13,7 @@ internal sealed partial class ZmtpConnection
     private int _directSentPrefix;
 
     /// <summary>Largest queue a direct write takes on; more is the write loop's (a reply is usually small).</summary>
-    private const int DirectWriteLimit = 16 * 1024;
+    private const int DirectWriteLimit = Tuning.Engine.DirectWriteLimit;
 
     /// <summary>
     /// Runs on the socket's user thread while the pipe's writer state is direct: the write loop is

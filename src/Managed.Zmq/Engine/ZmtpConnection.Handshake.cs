@@ -15,12 +15,7 @@ internal sealed partial class ZmtpConnection
     private Security.MechanismSettings CreateMechanismSettings()
     {
         var options = _host.Options;
-        var mechanism = options.Mechanism switch
-        {
-            Options.OptionId.MechanismPlain => Wire.ZmtpMechanism.Plain,
-            Options.OptionId.MechanismCurve => Wire.ZmtpMechanism.Curve,
-            _ => Wire.ZmtpMechanism.Null,
-        };
+        var mechanism = options.Mechanism;
         bool curve = mechanism == Wire.ZmtpMechanism.Curve;
 
         return new Security.MechanismSettings

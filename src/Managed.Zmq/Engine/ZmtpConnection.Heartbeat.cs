@@ -1,11 +1,12 @@
 using Managed.Zmq.Threading;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    private const int ControlCapacity = 256;
+    private const int ControlCapacity = Tuning.Engine.ControlCapacity;
 
     /// <summary>Ticks heartbeats and liveness checks on the I/O thread (RFC 37 §Connection Heartbeating).</summary>
     private ReactorTimer? _heartbeatTimer;
@@ -34,7 +35,7 @@ internal sealed partial class ZmtpConnection
 
     private void EnsureHeartbeatTimer(int period)
     {
-        period = Math.Max(10, period);
+        period = Math.Max(Tuning.Engine.MinHeartbeatTimerMilliseconds, period);
         if (_heartbeatTimer is not null && _heartbeatPeriod <= period)
         {
             return;
@@ -114,7 +115,7 @@ internal sealed partial class ZmtpConnection
         if (ttl > 0)
         {
             _peerTtl = ttl;
-            EnsureHeartbeatTimer(Math.Max(10, ttl / 4));
+            EnsureHeartbeatTimer(ttl / Tuning.Engine.HeartbeatChecksPerTtl);
         }
     }
 

@@ -2,29 +2,20 @@ using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>From this body size a received message frame goes to a pooled buffer of its own.</summary>
-    internal const int DirectFrameThreshold = Buffers.FrameHeadroom.LargeFrame;
+    internal const int DirectFrameThreshold = Tuning.Frames.LargeFrame;
 
-    /// <summary>
-    /// Most the receive after a large frame takes into the queue: room for the small frames and the
-    /// header that usually come next, little of a large body to copy out again.
-    /// </summary>
-    private const int ReadAfterLargeFrame = 1024;
+    private const int ReadAfterLargeFrame = Tuning.Engine.ReadAfterLargeFrame;
 
     /// <summary>Set once a large frame is in: the next receive is kept short (<see cref="ReadAfterLargeFrame"/>).</summary>
     private bool _followsLargeFrame;
 
-    /// <summary>
-    /// Most bytes of large messages published before the receiving thread is told. Waking a parked
-    /// thread costs more than copying a 64 KiB frame, so while the next frame is already waiting in the
-    /// kernel the wake-up is held for it; this bounds the delay to a few frames' copies.
-    /// </summary>
-    private const int AnnounceAfterBytes = 256 * 1024;
+    private const int AnnounceAfterBytes = Tuning.Engine.AnnounceAfterBytes;
 
     /// <summary>Bytes of large messages published but not yet announced through the socket's signal.</summary>
     private int _unannouncedBytes;

@@ -1,19 +1,15 @@
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>Least free space asked of the inbound queue before each receive: many frames per system call.</summary>
-    private const int MinReceiveSpace = 16 * 1024;
+    private const int MinReceiveSpace = Tuning.Engine.MinReceiveSpace;
 
-    /// <summary>
-    /// Most free space asked for: what a busy stream grows to (see <see cref="_receiveSpace"/>). With what a
-    /// partial frame carries over it still fits one <see cref="FrameQueue.LargeSegmentSize"/> segment.
-    /// </summary>
-    private const int MaxReceiveSpace = 192 * 1024;
+    private const int MaxReceiveSpace = Tuning.Engine.MaxReceiveSpace;
 
     /// <summary>
     /// Free space asked for before the next receive. It doubles while receives come back full (the kernel held

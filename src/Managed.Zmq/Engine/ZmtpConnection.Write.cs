@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 

@@ -1,5 +1,6 @@
 using Managed.Zmq.Wire;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
@@ -12,14 +13,11 @@ namespace Managed.Zmq.Engine;
 /// </summary>
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>Where translated frames are gathered before a send: many small messages per system call.</summary>
-    private const int Zmtp10SendBuffer = 64 * 1024;
+    private const int Zmtp10SendBuffer = Tuning.Engine.Zmtp10SendBuffer;
 
-    /// <summary>Where received octets land before translation.</summary>
-    private const int Zmtp10ReceiveBuffer = 64 * 1024;
+    private const int Zmtp10ReceiveBuffer = Tuning.Engine.Zmtp10ReceiveBuffer;
 
-    /// <summary>From this many body octets still to come, a receive goes straight into the body's place, not through the buffer.</summary>
-    private const int Zmtp10DirectBody = 4 * 1024;
+    private const int Zmtp10DirectBody = Tuning.Engine.Zmtp10DirectBody;
 
     private Zmtp10Decoder? _zmtp10Decoder;
     private byte[]? _zmtp10In;

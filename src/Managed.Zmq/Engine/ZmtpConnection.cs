@@ -261,13 +261,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
             // When the OS names no remote end for a connection we made, it is the endpoint we connected to.
             LocalEndpoint = local,
             RemoteEndpoint = remote.Length > 0 || _connectPipe is null ? remote : _endpoint,
-            Mechanism = result?.Mechanism?.Name switch
-            {
-                Wire.ZmtpMechanism.Null => "NULL",
-                Wire.ZmtpMechanism.Plain => "PLAIN",
-                Wire.ZmtpMechanism.Curve => "CURVE",
-                _ => string.Empty,
-            },
+            Mechanism = result?.Mechanism is { } mechanism ? Wire.ZmtpMechanismNames.ToText(mechanism.Name) : string.Empty,
             ZmtpVersion = result is null ? null : result.IsZmtp10 ? new Version(1, 0) : result.IsZmtp20 ? new Version(2, 0) : new Version(3, result.PeerMinorVersion),
             PeerSocketType = knownType ? peerType : null,
             UserId = result?.PeerMetadata.UserId ?? string.Empty,

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using Managed.Zmq.Security;
 using Managed.Zmq.Transports;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Engine;
 
@@ -216,7 +217,7 @@ internal sealed partial class ZmtpHandshake
     /// <summary>A handshake command (or an old peer's identity) is small; anything huge is hostile (and MAXMSGSIZE applies, docs/libzmq-behaviour.md L10).</summary>
     private long LargestHandshakeFrame => _settings.MaxMessageSize >= 0 ? Math.Min(_settings.MaxMessageSize, MaxHandshakeFrame) : MaxHandshakeFrame;
 
-    private const int MaxHandshakeFrame = 1 << 20;
+    private const int MaxHandshakeFrame = Tuning.Engine.MaxHandshakeFrame;
 
     private async ValueTask<(ZmtpStatus Status, ZmtpFrameHeader Header)> ReadFrameAsync()
     {

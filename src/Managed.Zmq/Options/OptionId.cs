@@ -5,105 +5,106 @@ namespace Managed.Zmq.Options;
 /// Socket option numbers, numbered as libzmq 4.3 numbers them in zmq.h (docs/options.md gives each number).
 /// </summary>
 /// <remarks>
-/// The public <c>SocketOption</c> enum uses the same values, so the socket passes <c>(int)option</c> straight through.
+/// The numbers are defined once, by the public <see cref="SocketOption"/> enum; these are short internal names for
+/// them (and <c>ZmqConstants.ZMQ_*</c> are the C names), so the socket passes <c>(int)option</c> straight through.
 /// Numbers not listed here (10, 20, 26, 29–31, 38, 58–60, 67, 82, 83, 93 and up) are not socket options of this build,
 /// except this library's own options, numbered from <see cref="OwnBase"/>. Storage indexes them after libzmq's
 /// (<see cref="StorageIndex"/>), so the per-number tables grow by one row per option of ours, not by the gap.
 /// </remarks>
 internal static class OptionId
 {
-    public const int Affinity = 4;
-    public const int RoutingId = 5;
-    public const int Subscribe = 6;
-    public const int Unsubscribe = 7;
-    public const int Rate = 8;
-    public const int RecoveryInterval = 9;
-    public const int SendBuffer = 11;
-    public const int ReceiveBuffer = 12;
-    public const int ReceiveMore = 13;
-    public const int Fd = 14;
-    public const int Events = 15;
-    public const int Type = 16;
-    public const int Linger = 17;
-    public const int ReconnectInterval = 18;
-    public const int Backlog = 19;
-    public const int ReconnectIntervalMax = 21;
-    public const int MaxMessageSize = 22;
-    public const int SendHwm = 23;
-    public const int ReceiveHwm = 24;
-    public const int MulticastHops = 25;
-    public const int ReceiveTimeout = 27;
-    public const int SendTimeout = 28;
-    public const int LastEndpoint = 32;
-    public const int RouterMandatory = 33;
-    public const int TcpKeepalive = 34;
-    public const int TcpKeepaliveCount = 35;
-    public const int TcpKeepaliveIdle = 36;
-    public const int TcpKeepaliveInterval = 37;
-    public const int Immediate = 39;
-    public const int XpubVerbose = 40;
-    public const int RouterRaw = 41;
-    public const int Ipv6 = 42;
-    public const int Mechanism = 43;
-    public const int PlainServer = 44;
-    public const int PlainUsername = 45;
-    public const int PlainPassword = 46;
-    public const int CurveServer = 47;
-    public const int CurvePublicKey = 48;
-    public const int CurveSecretKey = 49;
-    public const int CurveServerKey = 50;
-    public const int ProbeRouter = 51;
-    public const int ReqCorrelate = 52;
-    public const int ReqRelaxed = 53;
-    public const int Conflate = 54;
-    public const int ZapDomain = 55;
-    public const int RouterHandover = 56;
-    public const int TypeOfService = 57;
-    public const int ConnectRoutingId = 61;
-    public const int GssapiServer = 62;
-    public const int GssapiPrincipal = 63;
-    public const int GssapiServicePrincipal = 64;
-    public const int GssapiPlaintext = 65;
-    public const int HandshakeInterval = 66;
-    public const int SocksProxy = 68;
-    public const int XpubNodrop = 69;
-    public const int Blocky = 70;
-    public const int XpubManual = 71;
-    public const int XpubWelcomeMessage = 72;
-    public const int StreamNotify = 73;
-    public const int InvertMatching = 74;
-    public const int HeartbeatInterval = 75;
-    public const int HeartbeatTtl = 76;
-    public const int HeartbeatTimeout = 77;
-    public const int XpubVerboser = 78;
-    public const int ConnectTimeout = 79;
-    public const int TcpMaxRetransmitTimeout = 80;
-    public const int ThreadSafe = 81;
-    public const int MulticastMaxTpdu = 84;
-    public const int VmciBufferSize = 85;
-    public const int VmciBufferMinSize = 86;
-    public const int VmciBufferMaxSize = 87;
-    public const int VmciConnectTimeout = 88;
-    public const int UseFd = 89;
-    public const int GssapiPrincipalNameType = 90;
-    public const int GssapiServicePrincipalNameType = 91;
-    public const int BindToDevice = 92;
-    public const int Metadata = 95;
-    public const int SocksUsername = 99;
-    public const int SocksPassword = 100;
+    public const int Affinity = (int)SocketOption.Affinity;
+    public const int RoutingId = (int)SocketOption.Routing_Id;
+    public const int Subscribe = (int)SocketOption.Subscribe;
+    public const int Unsubscribe = (int)SocketOption.Unsubscribe;
+    public const int Rate = (int)SocketOption.Rate;
+    public const int RecoveryInterval = (int)SocketOption.Recovery_Ivl;
+    public const int SendBuffer = (int)SocketOption.Sndbuf;
+    public const int ReceiveBuffer = (int)SocketOption.Rcvbuf;
+    public const int ReceiveMore = (int)SocketOption.Rcvmore;
+    public const int Fd = (int)SocketOption.Fd;
+    public const int Events = (int)SocketOption.Events;
+    public const int Type = (int)SocketOption.Type;
+    public const int Linger = (int)SocketOption.Linger;
+    public const int ReconnectInterval = (int)SocketOption.Reconnect_Ivl;
+    public const int Backlog = (int)SocketOption.Backlog;
+    public const int ReconnectIntervalMax = (int)SocketOption.Reconnect_Ivl_Max;
+    public const int MaxMessageSize = (int)SocketOption.Maxmsgsize;
+    public const int SendHwm = (int)SocketOption.Sndhwm;
+    public const int ReceiveHwm = (int)SocketOption.Rcvhwm;
+    public const int MulticastHops = (int)SocketOption.Multicast_Hops;
+    public const int ReceiveTimeout = (int)SocketOption.Rcvtimeo;
+    public const int SendTimeout = (int)SocketOption.Sndtimeo;
+    public const int LastEndpoint = (int)SocketOption.Last_Endpoint;
+    public const int RouterMandatory = (int)SocketOption.Router_Mandatory;
+    public const int TcpKeepalive = (int)SocketOption.Tcp_Keepalive;
+    public const int TcpKeepaliveCount = (int)SocketOption.Tcp_Keepalive_Cnt;
+    public const int TcpKeepaliveIdle = (int)SocketOption.Tcp_Keepalive_Idle;
+    public const int TcpKeepaliveInterval = (int)SocketOption.Tcp_Keepalive_Intvl;
+    public const int Immediate = (int)SocketOption.Immediate;
+    public const int XpubVerbose = (int)SocketOption.Xpub_Verbose;
+    public const int RouterRaw = (int)SocketOption.Router_Raw;
+    public const int Ipv6 = (int)SocketOption.Ipv6;
+    public const int Mechanism = (int)SocketOption.Mechanism;
+    public const int PlainServer = (int)SocketOption.Plain_Server;
+    public const int PlainUsername = (int)SocketOption.Plain_Username;
+    public const int PlainPassword = (int)SocketOption.Plain_Password;
+    public const int CurveServer = (int)SocketOption.Curve_Server;
+    public const int CurvePublicKey = (int)SocketOption.Curve_Publickey;
+    public const int CurveSecretKey = (int)SocketOption.Curve_Secretkey;
+    public const int CurveServerKey = (int)SocketOption.Curve_Serverkey;
+    public const int ProbeRouter = (int)SocketOption.Probe_Router;
+    public const int ReqCorrelate = (int)SocketOption.Req_Correlate;
+    public const int ReqRelaxed = (int)SocketOption.Req_Relaxed;
+    public const int Conflate = (int)SocketOption.Conflate;
+    public const int ZapDomain = (int)SocketOption.Zap_Domain;
+    public const int RouterHandover = (int)SocketOption.Router_Handover;
+    public const int TypeOfService = (int)SocketOption.Tos;
+    public const int ConnectRoutingId = (int)SocketOption.Connect_Routing_Id;
+    public const int GssapiServer = (int)SocketOption.Gssapi_Server;
+    public const int GssapiPrincipal = (int)SocketOption.Gssapi_Principal;
+    public const int GssapiServicePrincipal = (int)SocketOption.Gssapi_Service_Principal;
+    public const int GssapiPlaintext = (int)SocketOption.Gssapi_Plaintext;
+    public const int HandshakeInterval = (int)SocketOption.Handshake_Ivl;
+    public const int SocksProxy = (int)SocketOption.Socks_Proxy;
+    public const int XpubNodrop = (int)SocketOption.Xpub_Nodrop;
+    public const int Blocky = (int)SocketOption.Blocky;
+    public const int XpubManual = (int)SocketOption.Xpub_Manual;
+    public const int XpubWelcomeMessage = (int)SocketOption.Xpub_Welcome_Msg;
+    public const int StreamNotify = (int)SocketOption.Stream_Notify;
+    public const int InvertMatching = (int)SocketOption.Invert_Matching;
+    public const int HeartbeatInterval = (int)SocketOption.Heartbeat_Ivl;
+    public const int HeartbeatTtl = (int)SocketOption.Heartbeat_Ttl;
+    public const int HeartbeatTimeout = (int)SocketOption.Heartbeat_Timeout;
+    public const int XpubVerboser = (int)SocketOption.Xpub_Verboser;
+    public const int ConnectTimeout = (int)SocketOption.Connect_Timeout;
+    public const int TcpMaxRetransmitTimeout = (int)SocketOption.Tcp_Maxrt;
+    public const int ThreadSafe = (int)SocketOption.Thread_Safe;
+    public const int MulticastMaxTpdu = (int)SocketOption.Multicast_Maxtpdu;
+    public const int VmciBufferSize = (int)SocketOption.Vmci_Buffer_Size;
+    public const int VmciBufferMinSize = (int)SocketOption.Vmci_Buffer_Min_Size;
+    public const int VmciBufferMaxSize = (int)SocketOption.Vmci_Buffer_Max_Size;
+    public const int VmciConnectTimeout = (int)SocketOption.Vmci_Connect_Timeout;
+    public const int UseFd = (int)SocketOption.Use_Fd;
+    public const int GssapiPrincipalNameType = (int)SocketOption.Gssapi_Principal_Nametype;
+    public const int GssapiServicePrincipalNameType = (int)SocketOption.Gssapi_Service_Principal_Nametype;
+    public const int BindToDevice = (int)SocketOption.Bindtodevice;
+    public const int Metadata = (int)SocketOption.Metadata;
+    public const int SocksUsername = (int)SocketOption.Socks_Username;
+    public const int SocksPassword = (int)SocketOption.Socks_Password;
 
     /// <summary>One past the highest option number; sizes the per-number tables.</summary>
-    public const int Count = 101;
+    public const int Count = (int)SocketOption.Socks_Password + 1;
 
     /// <summary>
     /// The first number of this library's own options. libzmq numbers its options densely from 1 and its draft
     /// options stay below 200, so numbers from 10,000 stay clear of every number libzmq has or is likely to take,
     /// and libzmq's setsockopt refuses them with EINVAL: code written against both libraries fails loudly there.
     /// </summary>
-    public const int OwnBase = 10_000;
+    public const int OwnBase = (int)SocketOption.Max_Connections;
 
     /// <summary>Managed.Zmq's own: the most accepted connections a socket keeps open at once (<c>SocketOption.Max_Connections</c>).</summary>
-    public const int MaxConnections = OwnBase;
+    public const int MaxConnections = (int)SocketOption.Max_Connections;
 
     /// <summary>How many options of our own there are, numbered <see cref="OwnBase"/> onwards.</summary>
     public const int OwnCount = 1;
@@ -124,9 +125,4 @@ internal static class OptionId
 
         return (uint)(option - OwnBase) < OwnCount ? Count + (option - OwnBase) : -1;
     }
-
-    /// <summary>Mechanism values as reported by <see cref="Mechanism"/>.</summary>
-    public const int MechanismNull = 0;
-    public const int MechanismPlain = 1;
-    public const int MechanismCurve = 2;
 }

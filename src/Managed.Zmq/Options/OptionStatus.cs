@@ -17,5 +17,5 @@ internal static class OptionStatus
     public const int HandledBySocket = -1;
 
     /// <summary>EINVAL: wrong width, out of range, wrong direction, wrong socket type or unknown option.</summary>
-    public const int InvalidArgument = 22;
+    public const int InvalidArgument = ZmqConstants.EINVAL;
 }

@@ -1,3 +1,6 @@
+using Managed.Zmq.Internal;
+using Managed.Zmq.Wire;
+
 namespace Managed.Zmq.Options;
 
 /// <summary>
@@ -27,7 +30,7 @@ internal static class OptionTable
     public const int CurveServerKeySlot = 12;
     public const int BlobSlotCount = 13;
 
-    /// <summary>Routing ids and the length-limited strings are capped at what fits a one-octet length on the wire.</summary>
+    /// <summary>The length-limited strings are capped at what fits a one-octet length on the wire (routing ids: <see cref="ZmtpReady.MaxIdentityLength"/>).</summary>
     private const int MaxShortLength = 255;
 
     /// <summary>Linux's IFNAMSIZ, which bounds an interface name including its NUL.</summary>
@@ -35,13 +38,6 @@ internal static class OptionTable
 
     /// <summary>Heartbeat_Ttl travels in deciseconds in a 16-bit PING field: 65535 × 100 + 99 ms is the largest value that fits.</summary>
     private const int MaxHeartbeatTtl = 6_553_599;
-
-    /// <summary>
-    /// Max_Connections by default: far above what one socket of an ordinary application accepts, and above the
-    /// descriptor limits most processes run with, so it never bothers normal use; yet it bounds what a flood of
-    /// connections can make one socket hold (each accepted connection keeps buffers and a handshake in flight).
-    /// </summary>
-    public const int DefaultMaxConnections = 100_000;
 
     private static readonly OptionDescriptor s_unsupported =
         new(OptionKind.Unsupported, OptionAccess.None, 0, 0, 0, 0, -1, acceptsWiderBuffer: false);
@@ -79,7 +75,7 @@ internal static class OptionTable
         ushort publishers = Types(SocketType.XPub, SocketType.Pub);
 
         rows[OptionId.Affinity] = Int64(long.MinValue, long.MaxValue, 0); // any uint64 bit mask
-        rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, MaxShortLength, RoutingIdSlot);
+        rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, ZmtpReady.MaxIdentityLength, RoutingIdSlot);
         rows[OptionId.Subscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
         rows[OptionId.Unsubscribe] = Action(Types(SocketType.Sub, SocketType.XPub));
         rows[OptionId.Rate] = Int32(1, Max, 100);
@@ -110,7 +106,7 @@ internal static class OptionTable
         rows[OptionId.XpubVerbose] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.RouterRaw] = Int32(0, Max, 0, W, router);
         rows[OptionId.Ipv6] = Int32(0, 1, 0); // default filled in per socket from the context
-        rows[OptionId.Mechanism] = Int32(0, 0, OptionId.MechanismNull, R);
+        rows[OptionId.Mechanism] = Int32(0, 0, ZmqConstants.ZMQ_NULL, R);
         rows[OptionId.PlainServer] = Int32(0, 1, 0);
         rows[OptionId.PlainUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainUsernameSlot);
         rows[OptionId.PlainPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, PlainPasswordSlot);
@@ -126,7 +122,7 @@ internal static class OptionTable
         rows[OptionId.RouterHandover] = Int32(0, Max, 0, W, router);
         rows[OptionId.TypeOfService] = Int32(0, Max, 0);
         rows[OptionId.ConnectRoutingId] =
-            Blob(OptionKind.Bytes, W, 1, MaxShortLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
+            Blob(OptionKind.Bytes, W, 1, ZmtpReady.MaxIdentityLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
         rows[OptionId.HandshakeInterval] = Int32(0, Max, 30_000);
         rows[OptionId.SocksProxy] = Blob(OptionKind.String, RW, 0, Max, SocksProxySlot);
         rows[OptionId.XpubNodrop] = Int32(0, Max, 0, W, publishers);
@@ -150,7 +146,7 @@ internal static class OptionTable
         rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
 
         // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).
-        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, DefaultMaxConnections);
+        rows[OptionId.StorageIndex(OptionId.MaxConnections)] = Int32(-1, Max, Tuning.Accept.DefaultMaxConnections);
 
         // Gssapi_*, Vmci_* and Blocky keep the Unsupported row: this build has no GSSAPI or VMCI,
         // and Blocky is a context option in libzmq.

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Options;
 
@@ -33,7 +34,7 @@ internal sealed partial class SocketOptions
     private readonly string[] _texts;
 
     /// <summary>NULL, PLAIN or CURVE, as the security options last left it.</summary>
-    private int _mechanism;
+    private ZmtpMechanism _mechanism = ZmtpMechanism.Null;
 
     /// <summary>Raw server flag, set by Plain_Server/Curve_Server and cleared by the client-side options.</summary>
     private bool _asServer;
@@ -78,14 +79,14 @@ internal sealed partial class SocketOptions
 
     public SocketType SocketType { get; }
 
-    /// <summary>0 NULL, 1 PLAIN, 2 CURVE (<see cref="OptionId.MechanismNull"/> and friends).</summary>
-    public int Mechanism => _mechanism;
+    /// <summary>The security mechanism new connections use: NULL, PLAIN or CURVE.</summary>
+    public ZmtpMechanism Mechanism => _mechanism;
 
     /// <summary>CURVE encrypts every frame, so a caller's bytes never go to the wire as they are.</summary>
-    public bool EncryptsFrames => _mechanism == OptionId.MechanismCurve;
+    public bool EncryptsFrames => _mechanism == ZmtpMechanism.Curve;
 
     /// <summary>True when this socket takes the server role of PLAIN or CURVE. Never true for NULL.</summary>
-    public bool AsServer => _asServer && _mechanism != OptionId.MechanismNull;
+    public bool AsServer => _asServer && _mechanism != ZmtpMechanism.Null;
 
     public static OptionKind GetKind(int option) => OptionTable.Get(option).Kind;
 
@@ -235,11 +236,11 @@ internal sealed partial class SocketOptions
 
     private long GetScalar(int option) => option switch
     {
-        OptionId.Mechanism => _mechanism,
+        OptionId.Mechanism => MechanismNumbers.ToOptionValue(_mechanism),
 
         // The server flags read 1 only while the socket really is that kind of server.
-        OptionId.PlainServer => _asServer && _mechanism == OptionId.MechanismPlain ? 1 : 0,
-        OptionId.CurveServer => _asServer && _mechanism == OptionId.MechanismCurve ? 1 : 0,
+        OptionId.PlainServer => _asServer && _mechanism == ZmtpMechanism.Plain ? 1 : 0,
+        OptionId.CurveServer => _asServer && _mechanism == ZmtpMechanism.Curve ? 1 : 0,
         _ => _scalars[OptionId.StorageIndex(option)],
     };
 
@@ -270,12 +271,12 @@ internal sealed partial class SocketOptions
             // The server flags are not stored as such: reads derive them from the role and mechanism (GetScalar).
             case OptionId.PlainServer:
                 _asServer = value != 0;
-                _mechanism = value != 0 ? OptionId.MechanismPlain : OptionId.MechanismNull;
+                _mechanism = value != 0 ? ZmtpMechanism.Plain : ZmtpMechanism.Null;
                 return OptionStatus.Ok;
 
             case OptionId.CurveServer:
                 _asServer = value != 0;
-                _mechanism = value != 0 ? OptionId.MechanismCurve : OptionId.MechanismNull;
+                _mechanism = value != 0 ? ZmtpMechanism.Curve : ZmtpMechanism.Null;
                 return OptionStatus.Ok;
 
             case OptionId.MaxConnections when value == 0:
@@ -303,11 +304,11 @@ internal sealed partial class SocketOptions
                 if (stored.Length != 0)
                 {
                     _asServer = false;
-                    _mechanism = OptionId.MechanismPlain;
+                    _mechanism = ZmtpMechanism.Plain;
                 }
                 else
                 {
-                    _mechanism = OptionId.MechanismNull;
+                    _mechanism = ZmtpMechanism.Null;
                 }
 
                 break;
@@ -343,7 +344,7 @@ internal sealed partial class SocketOptions
         }
 
         _blobs[slot] = key;
-        _mechanism = OptionId.MechanismCurve;
+        _mechanism = ZmtpMechanism.Curve;
 
         // Knowing the server's public key is what makes a CURVE client.
         if (option == OptionId.CurveServerKey)

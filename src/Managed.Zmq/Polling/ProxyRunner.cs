@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using Managed.Zmq.Endpoints;
 using Managed.Zmq.Sockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Polling;
 
@@ -17,9 +18,6 @@ namespace Managed.Zmq.Polling;
 /// </remarks>
 internal sealed class ProxyRunner
 {
-    /// <summary>Messages moved per direction before looking at the other direction and the control socket.</summary>
-    private const int BurstSize = 1000;
-
     /// <summary>The frontend socket.</summary>
     private readonly Socket _frontend;
 
@@ -156,11 +154,11 @@ internal sealed class ProxyRunner
     /// <summary>Throws ETERM after a context shutdown and ENOTSOCK for a disposed socket, as the Poller does.</summary>
     private static bool IsReady(Socket socket, PollEvents events) => SocketReadiness.Query(socket.Core, events) != PollEvents.None;
 
-    /// <summary>Moves up to <see cref="BurstSize"/> whole messages; true when at least one moved.</summary>
+    /// <summary>Moves up to <see cref="Tuning.Sockets.ProxyBurstSize"/> whole messages; true when at least one moved.</summary>
     private bool ForwardBurst(Socket from, ref ProxyCounters fromCounters, Socket to, ref ProxyCounters toCounters, Message frame)
     {
         int moved = 0;
-        while (moved < BurstSize && IsReady(from, PollEvents.In) && IsReady(to, PollEvents.Out))
+        while (moved < Tuning.Sockets.ProxyBurstSize && IsReady(from, PollEvents.In) && IsReady(to, PollEvents.Out))
         {
             if (!ForwardMessage(from, to, frame, out ulong bytes))
             {

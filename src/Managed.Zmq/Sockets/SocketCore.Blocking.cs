@@ -1,5 +1,6 @@
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
@@ -8,21 +9,6 @@ namespace Managed.Zmq.Sockets;
 
 internal sealed partial class SocketCore
 {
-    /// <summary>
-    /// Spin iterations before parking when a reply is due (this socket's last completed operation
-    /// was a send): the answer comes within a round trip, tens of microseconds, and parking then
-    /// costs more than that round trip on a small machine. The later iterations yield the CPU.
-    /// </summary>
-    private const int ReplySpinIterations = 40;
-
-    /// <summary>
-    /// Spin iterations before parking in a stream (the last operation was a receive) or at the
-    /// send HWM: short pauses only, no yields. The peer is the bottleneck there, and on a
-    /// machine with few cores a waiter that yields or spins long takes the CPU the peer needs
-    /// (64 B tcp: 40 yielding spins ran at 0.92x libzmq, 10 pause spins at 1.43-1.56x).
-    /// </summary>
-    private const int StreamSpinIterations = 10;
-
     /// <summary>True after a message went out and before the next one came in: a reply may be due.</summary>
     private bool _replyDue;
 
@@ -88,51 +74,24 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        long deadline = timeout < 0 ? long.MaxValue : Environment.TickCount64 + timeout;
-        var spinner = default(SpinWait);
-        for (int i = 0; i < StreamSpinIterations; i++)
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), Tuning.Blocking.StreamSpins);
+        try
         {
-            spinner.SpinOnce(sleep1Threshold: -1);
-            ProcessEvents();
-            status = Pattern.Send(frame);
-            if (status != SendStatus.WouldBlock)
+            while (WaitMore(ref wait))
             {
-                return NoteSend(status, more);
-            }
-        }
-
-        while (true)
-        {
-            int sequence = Signal.BeginWait();
-            try
-            {
-                ProcessEvents();
-                if (_closed)
-                {
-                    return SendStatus.Closed;
-                }
-
-                if (_terminated)
-                {
-                    return SendStatus.Terminated;
-                }
-
                 status = Pattern.Send(frame);
                 if (status != SendStatus.WouldBlock)
                 {
                     return NoteSend(status, more);
                 }
-
-                if (!Signal.Wait(sequence, deadline))
-                {
-                    return SendStatus.WouldBlock;
-                }
-            }
-            finally
-            {
-                Signal.EndWait();
             }
         }
+        finally
+        {
+            wait.Dispose();
+        }
+
+        return _closed ? SendStatus.Closed : _terminated ? SendStatus.Terminated : SendStatus.WouldBlock;
     }
 
     /// <summary>Receives one frame into <paramref name="sink"/>, waiting up to RCVTIMEO.</summary>
@@ -162,66 +121,66 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        long deadline = timeout < 0 ? long.MaxValue : Environment.TickCount64 + timeout;
-        var spinner = default(SpinWait);
-        int spins = _replyDue ? ReplySpinIterations : StreamSpinIterations;
-        for (int i = 0; i < spins; i++)
+        int spins = _replyDue ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins);
+        try
         {
-            spinner.SpinOnce(sleep1Threshold: -1);
-            ProcessEvents();
-            status = Pattern.Recv(ref sink);
-            if (status != RecvStatus.WouldBlock)
+            while (WaitMore(ref wait))
             {
-                return NoteRecv(status);
-            }
-        }
-
-        while (true)
-        {
-            int sequence = Signal.BeginWait();
-            try
-            {
-                ProcessEvents();
-                if (_closed)
-                {
-                    return RecvStatus.Closed;
-                }
-
-                if (_terminated)
-                {
-                    return RecvStatus.Terminated;
-                }
-
                 status = Pattern.Recv(ref sink);
                 if (status != RecvStatus.WouldBlock)
                 {
                     return NoteRecv(status);
                 }
-
-                if (!Signal.Wait(sequence, deadline))
-                {
-                    return RecvStatus.WouldBlock;
-                }
-            }
-            finally
-            {
-                Signal.EndWait();
             }
         }
+        finally
+        {
+            wait.Dispose();
+        }
+
+        return _closed ? RecvStatus.Closed : _terminated ? RecvStatus.Terminated : RecvStatus.WouldBlock;
     }
 
-    /// <summary>ZMQ_EVENTS: POLLIN (1) and POLLOUT (2) as they stand now.</summary>
-    public int Events
+    /// <summary>
+    /// One more round of a blocking Send or Recv: spins or parks (<see cref="SpinThenPark"/>), then applies pending
+    /// pipe news. False when the call must end instead: the deadline passed, the socket was disposed from another
+    /// thread, or the context was shut down.
+    /// </summary>
+    private bool WaitMore(ref SpinThenPark wait)
+    {
+        if (!wait.Next())
+        {
+            return false;
+        }
+
+        ProcessEvents();
+        return !_closed && !_terminated;
+    }
+
+    /// <summary>ZMQ_EVENTS: <see cref="PollEvents.In"/> and <see cref="PollEvents.Out"/> as they stand now.</summary>
+    public PollEvents Events
     {
         get
         {
             ProcessEvents();
             if (_terminated)
             {
-                return 0;
+                return PollEvents.None;
             }
 
-            return (Pattern.CanReceive ? 1 : 0) | (Pattern.CanSend ? 2 : 0);
+            var events = PollEvents.None;
+            if (Pattern.CanReceive)
+            {
+                events |= PollEvents.In;
+            }
+
+            if (Pattern.CanSend)
+            {
+                events |= PollEvents.Out;
+            }
+
+            return events;
         }
     }
 }

@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Threading;
 
@@ -159,7 +160,7 @@ internal sealed partial class IoThread
                 continue;
             }
 
-            bool tooLong = now - registration.ReadSince >= ReactorPolicy.ParkDelayMilliseconds && readers > _parkAboveReaders;
+            bool tooLong = now - registration.ReadSince >= Tuning.Reactor.ParkDelayMilliseconds && readers > _parkAboveReaders;
             bool noRoom = _readList.Count - 1 >= readRoom;
             if (registration.MayPark && (tooLong || noRoom))
             {
@@ -175,7 +176,7 @@ internal sealed partial class IoThread
             _readList.Add(registration.Socket);
             if (registration.MayPark && readers > _parkAboveReaders)
             {
-                nextPark = Math.Min(nextPark, registration.ReadSince + ReactorPolicy.ParkDelayMilliseconds);
+                nextPark = Math.Min(nextPark, registration.ReadSince + Tuning.Reactor.ParkDelayMilliseconds);
             }
         }
 
@@ -199,7 +200,7 @@ internal sealed partial class IoThread
             {
                 // Not all fit: the others get their turn after a short wait.
                 _writeRotation = start + writeRoom;
-                wait = ReactorPolicy.WriteRotationMilliseconds;
+                wait = Tuning.Reactor.WriteRotationMilliseconds;
             }
         }
 
@@ -212,7 +213,7 @@ internal sealed partial class IoThread
         Volatile.Write(ref _hotCountSnapshot, _hot.Count);
         if (nextPark != long.MaxValue)
         {
-            int parkWait = (int)Math.Clamp(nextPark - now, ReactorPolicy.ParkCheckMinimumMilliseconds, int.MaxValue);
+            int parkWait = (int)Math.Clamp(nextPark - now, Tuning.Reactor.ParkCheckMinimumMilliseconds, int.MaxValue);
             wait = wait < 0 ? parkWait : Math.Min(wait, parkWait);
         }
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Net.Sockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Threading;
 
@@ -12,8 +13,8 @@ namespace Managed.Zmq.Threading;
 /// <para>Readiness is hybrid. A socket that waits for input is first watched by this thread's own
 /// <see cref="System.Net.Sockets.Socket.Select(System.Collections.IList?, System.Collections.IList?, System.Collections.IList?, int)"/>
 /// (the "hot" set): its handler then runs inline, with no thread hop, which is what busy
-/// connections need. A socket that has waited longer than <see cref="ReactorPolicy.ParkDelayMilliseconds"/>,
-/// or that does not fit in <see cref="ReactorPolicy.MaxSelectSet"/>, is parked: handed to the
+/// connections need. A socket that has waited longer than <see cref="Tuning.Reactor.ParkDelayMilliseconds"/>,
+/// or that does not fit in <see cref="Tuning.Reactor.MaxSelectSet"/>, is parked: handed to the
 /// runtime's socket engine (epoll, kqueue or IOCP) with a zero-byte receive, which completes when
 /// input (or an error, or the end of the stream) arrives, and the completion is posted back here.
 /// A wake-up therefore costs O(hot sockets), never O(connections), and idle connections cost
@@ -29,14 +30,6 @@ namespace Managed.Zmq.Threading;
 /// </remarks>
 internal sealed partial class IoThread : IDisposable
 {
-    /// <summary>
-    /// Idle polls before blocking in Select (each <see cref="SpinCycles"/> pause instructions): a couple
-    /// of microseconds. More costs latency between processes on small machines, where a spinning I/O
-    /// thread takes the core the other side needs (cross-process REQ/REP latency rose with more polls; BENCHMARKS.md).
-    /// </summary>
-    private const int SpinIterations = 4;
-    private const int SpinCycles = 10;
-
     [ThreadStatic]
     private static IoThread? t_current;
 
@@ -87,7 +80,7 @@ internal sealed partial class IoThread : IDisposable
     private volatile bool _stopping;
 
     public IoThread(string name)
-        : this(name, ReactorPolicy.MaxSelectSet, ReactorPolicy.ParkAboveReaders)
+        : this(name, Tuning.Reactor.MaxSelectSet, Tuning.Reactor.ParkAboveReaders)
     {
     }
 
@@ -199,7 +192,7 @@ internal sealed partial class IoThread : IDisposable
     private void RunOnce()
     {
         int executed = 0;
-        while (executed < 1024 && _work.TryDequeue(out var item))
+        while (executed < Tuning.Reactor.WorkItemsPerTurn && _work.TryDequeue(out var item))
         {
             Execute(item.Callback, item.State);
             executed++;
@@ -215,9 +208,9 @@ internal sealed partial class IoThread : IDisposable
         // microseconds, and blocking and waking cost more than that.
         if (_hot.Count == 0 || timeout != 0)
         {
-            for (int i = 0; i < SpinIterations; i++)
+            for (int i = 0; i < Tuning.Reactor.IdleSpinIterations; i++)
             {
-                Thread.SpinWait(SpinCycles);
+                Thread.SpinWait(Tuning.Reactor.IdleSpinCycles);
                 if (!_work.IsEmpty)
                 {
                     return;

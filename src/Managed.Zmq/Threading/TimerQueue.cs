@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Threading;
 
@@ -16,11 +17,7 @@ namespace Managed.Zmq.Threading;
 /// </remarks>
 internal sealed class TimerQueue
 {
-    /// <summary>The heap array's first size.</summary>
-    internal const int InitialCapacity = 16;
-
-    /// <summary>The array shrinks by half when no more than this fraction of it is in use (after a burst of timers).</summary>
-    private const int ShrinkWhenUsedBelowOneIn = 4;
+    internal const int InitialCapacity = Tuning.Reactor.TimerHeapInitialCapacity;
 
     private ReactorTimer[] _heap = [];
     private int _count;
@@ -108,7 +105,7 @@ internal sealed class TimerQueue
         }
 
         _heap[_count] = null!;
-        if (_heap.Length > InitialCapacity && _count <= _heap.Length / ShrinkWhenUsedBelowOneIn)
+        if (_heap.Length > InitialCapacity && _count <= _heap.Length / Tuning.Reactor.TimerHeapShrinkBelowOneIn)
         {
             Array.Resize(ref _heap, Math.Max(InitialCapacity, _heap.Length / 2));
         }

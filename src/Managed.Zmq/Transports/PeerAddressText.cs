@@ -16,12 +16,6 @@ internal static class PeerAddressText
     /// <summary>The host part libzmq gets for a Unix-domain peer on Linux.</summary>
     private const string UnixHost = "localhost";
 
-    /// <summary>Linux SOL_SOCKET.</summary>
-    private const int SolSocket = 1;
-
-    /// <summary>Linux SO_PEERCRED: struct ucred { pid, uid, gid }, three 32-bit integers.</summary>
-    private const int SoPeerCred = 17;
-
     private const int UcredLength = 12;
 
     public static string Describe(System.Net.Sockets.Socket socket)
@@ -54,7 +48,7 @@ internal static class PeerAddressText
         }
 
         Span<byte> credentials = stackalloc byte[UcredLength];
-        int length = socket.GetRawSocketOption(SolSocket, SoPeerCred, credentials);
+        int length = socket.GetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoPeerCred, credentials);
         if (length < UcredLength)
         {
             return UnixHost;

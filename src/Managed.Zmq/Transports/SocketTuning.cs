@@ -10,12 +10,6 @@ namespace Managed.Zmq.Transports;
 /// </summary>
 internal static class SocketTuning
 {
-    /// <summary>Linux IPPROTO_IPV6.</summary>
-    private const int IpProtoIpv6 = 41;
-
-    /// <summary>Linux IPV6_TCLASS.</summary>
-    private const int Ipv6TrafficClass = 67;
-
     public static void Apply(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         if (options.SendBufferSize >= 0)
@@ -39,16 +33,16 @@ internal static class SocketTuning
         {
             if (options.TcpMaxRetransmitTimeout > 0)
             {
-                // Tcp_Maxrt is Linux's TCP_USER_TIMEOUT (IPPROTO_TCP 6, option 18), set through the managed raw-option API.
+                // Tcp_Maxrt is Linux's TCP_USER_TIMEOUT, set through the managed raw-option API.
                 int timeout = options.TcpMaxRetransmitTimeout;
-                TrySet(() => socket.SetRawSocketOption(6, 18, BitConverter.GetBytes(timeout)));
+                TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoTcp, LinuxSocketOptions.TcpUserTimeout, BitConverter.GetBytes(timeout)));
             }
 
             if (options.BindToDevice.Length > 0)
             {
-                // Bindtodevice is SO_BINDTODEVICE (SOL_SOCKET 1, option 25).
+                // Bindtodevice is SO_BINDTODEVICE.
                 byte[] device = System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0");
-                TrySet(() => socket.SetRawSocketOption(1, 25, device));
+                TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoBindToDevice, device));
             }
         }
         TrySet(() =>
@@ -61,9 +55,9 @@ internal static class SocketTuning
 
         if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
         {
-            // libzmq sets the IPv6 traffic class as well: IPV6_TCLASS (IPPROTO_IPV6 41, option 67 on Linux).
+            // libzmq sets the IPv6 traffic class as well: IPV6_TCLASS.
             int tos = options.TypeOfService;
-            TrySet(() => socket.SetRawSocketOption(IpProtoIpv6, Ipv6TrafficClass, BitConverter.GetBytes(tos)));
+            TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoIpv6, LinuxSocketOptions.Ipv6TrafficClass, BitConverter.GetBytes(tos)));
         }
 
         if (options.TcpKeepalive >= 0)

@@ -1,5 +1,6 @@
 using System.Text;
 using Managed.Zmq.Options;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Options;
 
@@ -125,7 +126,7 @@ public sealed class SocketOptionsSecurityTests
         }
 
         Assert.Equal(mechanism, options.GetInt32(OptionId.Mechanism));
-        Assert.Equal(mechanism, options.Mechanism);
+        Assert.Equal(mechanism, MechanismNumbers.ToOptionValue(options.Mechanism));
         Assert.Equal(plainServer, options.GetInt32(OptionId.PlainServer));
         Assert.Equal(curveServer, options.GetInt32(OptionId.CurveServer));
         Assert.Equal(asServer, options.AsServer);
@@ -141,7 +142,7 @@ public sealed class SocketOptionsSecurityTests
         Assert.Equal(OptionStatus.InvalidArgument, options.SetInt32(OptionId.CurveServer, 2));
         Assert.Equal(OptionStatus.InvalidArgument, options.TrySet(OptionId.PlainUsername, new byte[256]));
 
-        Assert.Equal(1, options.Mechanism);
+        Assert.Equal(ZmtpMechanism.Plain, options.Mechanism);
         Assert.True(options.AsServer);
     }
 
@@ -151,7 +152,7 @@ public sealed class SocketOptionsSecurityTests
         var options = new SocketOptions(SocketType.Rep, ipv6Default: false);
 
         Assert.Equal(OptionStatus.InvalidArgument, options.SetInt32(OptionId.Mechanism, 1));
-        Assert.Equal(0, options.Mechanism);
+        Assert.Equal(ZmtpMechanism.Null, options.Mechanism);
     }
 
     [Fact]

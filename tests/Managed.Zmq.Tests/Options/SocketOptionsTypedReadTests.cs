@@ -1,5 +1,6 @@
 
 using Managed.Zmq.Options;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Options;
 
@@ -94,10 +95,10 @@ public sealed class SocketOptionsTypedReadTests
         Assert.True(snapshot.Ipv6);
         Assert.Equal(10, snapshot.SendHwm);
         Assert.Equal("before"u8.ToArray(), snapshot.RoutingId.ToArray());
-        Assert.Equal(OptionId.MechanismPlain, snapshot.Mechanism);
+        Assert.Equal(ZmtpMechanism.Plain, snapshot.Mechanism);
         Assert.Equal("user", snapshot.PlainUsername);
         Assert.Equal(20, options.SendHwm);
-        Assert.Equal(OptionId.MechanismCurve, options.Mechanism);
+        Assert.Equal(ZmtpMechanism.Curve, options.Mechanism);
     }
 
     /// <summary>Boolean properties show "non-zero", so the expected value collapses to 0/1 for them.</summary>

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Managed.Zmq.Threading;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Tests.Threading;
 
@@ -16,7 +17,7 @@ public class IdleConnectionsTests : TransportSockets
     private const int RoundTrips = 500;
 
     /// <summary>Idle connections that may stay in Select: the reactor parks only above this many readers.</summary>
-    private const int MayStayHot = ReactorPolicy.ParkAboveReaders;
+    private const int MayStayHot = Tuning.Reactor.ParkAboveReaders;
 
     /// <summary>How many sockets may still be in Select once the idle ones are parked: those, the listener and the two ends of the busy connection, with room to spare.</summary>
     private const int SmallHotSet = MayStayHot + 8;
@@ -70,7 +71,7 @@ public class IdleConnectionsTests : TransportSockets
 
             await server.WaitAsync(TimeSpan.FromSeconds(60));
             Assert.InRange(thread.HotCount, 1, SmallHotSet);
-            Assert.InRange(thread.LargestSelectSet, 1, ReactorPolicy.MaxSelectSet);
+            Assert.InRange(thread.LargestSelectSet, 1, Tuning.Reactor.MaxSelectSet);
             Assert.True(thread.ParkedCount >= IdleConnections - MayStayHot, "idle connections left the engine without input");
         }
         finally

@@ -1,6 +1,7 @@
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Threading;
 using static Managed.Zmq.Tests.Threading.ReactorSockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Tests.Threading;
 
@@ -10,7 +11,7 @@ public class IoThreadReadinessTests
     public async Task WatchRead_ParkedSocket_WakesWhenDataArrives()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        using var thread = new IoThread("test reactor", Tuning.Reactor.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(1);
         try
         {
@@ -42,7 +43,7 @@ public class IoThreadReadinessTests
     public async Task WatchRead_ParkedAgainAndAgain_WokenEveryTime()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        using var thread = new IoThread("test reactor", Tuning.Reactor.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(1);
         try
         {
@@ -67,7 +68,7 @@ public class IoThreadReadinessTests
     public async Task Forget_ParkedSocketThenClosed_HandlerNotCalled()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        using var thread = new IoThread("test reactor", Tuning.Reactor.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(1);
         try
         {
@@ -165,7 +166,7 @@ public class IoThreadReadinessTests
     public async Task WatchRead_AllSocketsQuiet_HotSetEmpties()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        using var thread = new IoThread("test reactor", Tuning.Reactor.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(8);
         try
         {
@@ -198,7 +199,7 @@ public class IoThreadFaultTests
     public async Task OnReadable_HandlerThrows_ReportedAndOtherSocketsKeepWorking()
     {
         await Task.Yield();
-        using var thread = new IoThread("test reactor", ReactorPolicy.MaxSelectSet, parkAboveReaders: 0);
+        using var thread = new IoThread("test reactor", Tuning.Reactor.MaxSelectSet, parkAboveReaders: 0);
         var pairs = Pairs(2);
         try
         {

@@ -1,0 +1,417 @@
+namespace Managed.Zmq.Internal;
+
+/// <summary>
+/// Every policy value of the library in one place: thresholds, buffer and batch sizes, spin counts, timer
+/// granularities, limits. Grouped by the part of the library that applies them, as Kestrel's
+/// SocketTransportOptions and System.IO.Pipelines' PipeOptions hold theirs; code refers to these names, never
+/// to a literal.
+/// </summary>
+/// <remarks>
+/// Not here: protocol constants, which the RFCs or libzmq's wire format fix (frame header sizes, the 255-octet
+/// routing id, CURVE box sizes); those stay with their codecs under Wire/ and Security/. Nor libzmq's option
+/// defaults, which live in the option table. A value here can change without any peer noticing: these trade
+/// latency, throughput and memory against each other; BENCHMARKS.md records the measurements behind several of
+/// them (the spin counts, the zero-copy threshold).
+/// </remarks>
+internal static class Tuning
+{
+    /// <summary>How a user thread waits in a blocking Send, Recv or Poll (Sockets/SpinThenPark).</summary>
+    internal static class Blocking
+    {
+        /// <summary>
+        /// Rounds of spinning before parking when a reply is due (the socket's last completed operation was a
+        /// send): the answer comes within a round trip, and parking and being woken costs more than that on a
+        /// small machine. <c>SpinWait</c> pauses in the early rounds and yields the CPU in the later ones.
+        /// </summary>
+        public const int ReplySpins = 40;
+
+        /// <summary>
+        /// Rounds of spinning before parking in a stream (the last operation was a receive) or at the send HWM:
+        /// short pauses only, no yields. The peer is the bottleneck there, and on a machine with few cores a
+        /// waiter that yields or spins long takes the CPU the peer (or our own I/O thread) needs. libzmq does not
+        /// spin at all: its blocking calls go straight to poll on the mailbox descriptor.
+        /// </summary>
+        public const int StreamSpins = 10;
+    }
+
+    /// <summary>
+    /// How an I/O thread's reactor splits its sockets between its own Select set ("hot": busy connections,
+    /// served inline with no thread hop) and the runtime's socket engine ("parked": idle connections, which then
+    /// cost nothing per wake-up), and how it idles.
+    /// </summary>
+    internal static class Reactor
+    {
+        /// <summary>
+        /// Milliseconds a socket may wait for input in the Select set before it is parked. A connection with
+        /// traffic at least this often never leaves the Select set, so it keeps the inline path; one that is
+        /// quieter pays one thread-pool hop on its next input, which is small beside a gap this long. Shorter
+        /// keeps the Select set smaller under many moderately quiet connections; longer keeps more of them on the
+        /// inline path. Heartbeats (seconds apart) park in between.
+        /// </summary>
+        public const int ParkDelayMilliseconds = 20;
+
+        /// <summary>
+        /// Quiet readers are parked only while more than this many wait in Select. A park's wake-up comes through
+        /// the thread pool, so an application that blocks thread-pool threads would delay it; below this count a
+        /// Select over every socket costs next to nothing, and a process with a handful of connections keeps
+        /// depending on nothing but its I/O threads. The cap (<see cref="MaxSelectSet"/>) still parks.
+        /// </summary>
+        public const int ParkAboveReaders = 16;
+
+        /// <summary>
+        /// The least a Select waits for the next park deadline: parking is batched, so a reactor with many quiet
+        /// sockets that drift towards their deadlines wakes a bounded number of times per
+        /// <see cref="ParkDelayMilliseconds"/>, not once per socket.
+        /// </summary>
+        public const int ParkCheckMinimumMilliseconds = 5;
+
+        /// <summary>
+        /// The most sockets one Select watches (read and write waits together, plus listeners). Past it the
+        /// longest-waiting readers are parked at once. This bounds the cost of a wake-up however many connections
+        /// are busy, and keeps far below the 65,536 sockets Select refuses.
+        /// </summary>
+        public const int MaxSelectSet = 1024;
+
+        /// <summary>
+        /// When more sockets wait for writability than <see cref="MaxSelectSet"/> (writes cannot be parked),
+        /// Select watches them in turns and wakes at least this often to rotate, so none waits for long behind
+        /// the others.
+        /// </summary>
+        public const int WriteRotationMilliseconds = 1;
+
+        /// <summary>
+        /// Idle polls of the work queues before an I/O thread blocks in Select, each <see cref="IdleSpinCycles"/>
+        /// pause instructions: a couple of microseconds. More costs latency between processes on small machines,
+        /// where a spinning I/O thread takes the core the other side needs. libzmq's I/O threads do not spin.
+        /// </summary>
+        public const int IdleSpinIterations = 4;
+
+        /// <summary>Pause instructions per idle poll (<see cref="IdleSpinIterations"/>).</summary>
+        public const int IdleSpinCycles = 10;
+
+        /// <summary>
+        /// Posted work items an I/O thread runs per turn before it looks at its sockets and timers again: a flood of
+        /// posts (connections attaching, writes handed over) cannot keep it from serving I/O for long.
+        /// </summary>
+        public const int WorkItemsPerTurn = 1024;
+
+        /// <summary>First size of a reactor's timer heap; it doubles as timers are added.</summary>
+        public const int TimerHeapInitialCapacity = 16;
+
+        /// <summary>The timer heap shrinks by half when no more than one in this many of its slots is in use (after a burst of timers).</summary>
+        public const int TimerHeapShrinkBelowOneIn = 4;
+    }
+
+    /// <summary>Per-connection buffers and batches of the ZMTP engine (Engine/ZmtpConnection).</summary>
+    internal static class Engine
+    {
+        /// <summary>
+        /// Least free space asked of the inbound queue before each receive, and where an idle or request-reply
+        /// connection stays: many small frames per system call (libzmq reads up to its in_batch_size, 8 KiB, per
+        /// call), little memory per connection.
+        /// </summary>
+        public const int MinReceiveSpace = 16 * 1024;
+
+        /// <summary>
+        /// Most free space asked for before a receive: what a busy stream grows to (the receive space doubles
+        /// while receives come back full). With what a partial frame carries over it still fits one
+        /// <see cref="Pipes.LargeSegmentSize"/> segment.
+        /// </summary>
+        public const int MaxReceiveSpace = 192 * 1024;
+
+        /// <summary>
+        /// Most the receive after a large frame takes into the queue: room for the small frames and the header
+        /// that usually come next, little of a large body to copy out again.
+        /// </summary>
+        public const int ReadAfterLargeFrame = 1024;
+
+        /// <summary>
+        /// Most bytes of large messages published before the receiving thread is told. Waking a parked thread
+        /// costs more than copying a large frame, so while the next frame is already waiting in the kernel the
+        /// wake-up is held for it; this bounds the delay to a few frames' copies.
+        /// </summary>
+        public const int AnnounceAfterBytes = 256 * 1024;
+
+        /// <summary>
+        /// Largest queue a user thread's direct write (the socket writing to the OS socket itself while the write
+        /// loop is parked) takes on; more is the write loop's. A reply is usually small.
+        /// </summary>
+        public const int DirectWriteLimit = 16 * 1024;
+
+        /// <summary>
+        /// ZMTP 1.0 peers: where translated frames are gathered before a send, many small messages per system
+        /// call. The same size a ZMTP 3.x send carries at most per batch.
+        /// </summary>
+        public const int Zmtp10SendBuffer = 64 * 1024;
+
+        /// <summary>ZMTP 1.0 peers: where received octets land before translation.</summary>
+        public const int Zmtp10ReceiveBuffer = 64 * 1024;
+
+        /// <summary>ZMTP 1.0 peers: from this many body octets still to come, a receive goes straight into the body's place, not through the buffer.</summary>
+        public const int Zmtp10DirectBody = 4 * 1024;
+
+        /// <summary>
+        /// Largest frame accepted during a handshake (a command, or an old peer's identity), below MAXMSGSIZE when
+        /// that is set: handshake commands are small (RFC 23, 25, 27), so anything huge is hostile, and the
+        /// connection is refused before it can make us buffer it.
+        /// </summary>
+        public const int MaxHandshakeFrame = 1 << 20;
+
+        /// <summary>
+        /// Shortest heartbeat timer period: a Heartbeat_Ivl or a peer's TTL below it is checked this often, not more,
+        /// so a tiny value cannot turn the timer into a busy loop on the I/O thread.
+        /// </summary>
+        public const int MinHeartbeatTimerMilliseconds = 10;
+
+        /// <summary>
+        /// Liveness checks per peer TTL (RFC 37): the connection is checked this many times within a TTL, so a silent
+        /// peer is dropped at most a quarter of a TTL late.
+        /// </summary>
+        public const int HeartbeatChecksPerTtl = 4;
+
+        /// <summary>
+        /// Room for the heartbeat commands the engine queues itself between messages (PING and PONG, RFC 37): a PONG
+        /// carries at most 16 octets of context, so this holds several while the write loop catches up.
+        /// </summary>
+        public const int ControlCapacity = 256;
+    }
+
+    /// <summary>Where a frame's size decides how it travels: by copy or by reference.</summary>
+    internal static class Frames
+    {
+        /// <summary>
+        /// The large-frame threshold, one value for both directions: from this size a Message is sent from its own
+        /// memory rather than copied into the queue, and a received frame goes to a pooled buffer of its own.
+        /// Below it, copying costs less than what a reference costs (a release callback, a buffer of its own and,
+        /// for tcp and ipc, a second piece of memory for the write loop to send).
+        /// </summary>
+        public const int LargeFrame = 32 * 1024;
+
+        /// <summary>
+        /// Zero-copy caller memory has no headroom, so a frame sent from it by reference costs the write loop a
+        /// second system call for the header. Below this size each tcp or ipc pipe copies the body into a pooled
+        /// buffer with headroom instead (one send), made inside Send, so the free callback is due as soon as Send
+        /// returns; from it the frame goes out from the caller's memory. Over inproc a large frame always travels
+        /// by reference (no header). Set at <see cref="LargeFrame"/>, below which every frame is copied into the
+        /// queue anyway, so nothing more is copied (BENCHMARKS.md, the zero-copy strategy table, has the
+        /// measurement). At most <see cref="Pools.MaxBucketSize"/>.
+        /// </summary>
+        public const int CopyCallerMemoryBelow = LargeFrame;
+
+        /// <summary>
+        /// Largest owned buffer a Message keeps for reuse once its content is released. Keeping it makes
+        /// send-then-receive loops allocation-free; the limit stops an emptied message from pinning a large block.
+        /// </summary>
+        public const int MessageRetainedCapacity = 64 * 1024;
+
+        /// <summary>Texts whose UTF-8 form fits this many bytes are encoded on the stack by Send(string) and SendAsync (no buffer).</summary>
+        public const int TextStackLimit = 512;
+    }
+
+    /// <summary>Pools and caches of buffers, payloads and guards (Buffers/, MessagePool).</summary>
+    internal static class Pools
+    {
+        /// <summary>Capacity of the smallest MessagePool bucket: buckets are powers of two from here.</summary>
+        public const int MinBucketSize = 16;
+
+        /// <summary>Capacity of the largest MessagePool bucket; larger rents are not pooled.</summary>
+        public const int MaxBucketSize = 4 * 1024 * 1024;
+
+        /// <summary>
+        /// Default cap of the shared (level-2) MessagePool buckets up to 512 B. The caps fall as buffers grow, so a
+        /// pool that was once full of large messages does not keep megabytes for ever; small buffers are cheap and
+        /// the most often rented, so more of them are kept. MessagePool's documentation states these defaults.
+        /// </summary>
+        public const int SharedBuffersUpTo512B = 1000;
+
+        /// <summary>Default cap of the shared buckets from 1 to 4 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo4KiB = 500;
+
+        /// <summary>Default cap of the shared buckets from 8 to 64 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo64KiB = 250;
+
+        /// <summary>Default cap of the shared buckets from 128 to 512 KiB (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersUpTo512KiB = 100;
+
+        /// <summary>Default cap of the shared buckets from 1 MiB up (see <see cref="SharedBuffersUpTo512B"/>).</summary>
+        public const int SharedBuffersLarger = 50;
+
+        /// <summary>How many buffers each MessagePool bucket keeps per thread, before the shared level.</summary>
+        public const int SlotsPerBucket = 8;
+
+        /// <summary>
+        /// Payload objects the pool keeps: enough for a send and a receive queue full of large frames at libzmq's
+        /// default HWM of 1000 each. When full, a returned payload is left to the GC.
+        /// </summary>
+        public const int PayloadPoolCapacity = 2048;
+
+        /// <summary>Message guards kept per thread for reuse: enough for the messages a thread has open at once in a send loop.</summary>
+        public const int MessageGuardCacheSize = 32;
+    }
+
+    /// <summary>When free callbacks of zero-copy messages run (Buffers/PendingReleaseRing, Buffers/DeferredReleases).</summary>
+    internal static class Releases
+    {
+        /// <summary>Pending-release entries per thread; a power of two.</summary>
+        public const int RingCapacity = 256;
+
+        /// <summary>
+        /// Period of the timer that runs waiting callbacks: a callback of a message that is never released waits
+        /// about this long. One millisecond is the finest period the runtime's timers keep.
+        /// </summary>
+        public const int TickMilliseconds = 1;
+
+        /// <summary>
+        /// Empty ticks in a row before the ring's timer stops: steady send-and-dispose traffic leaves every tick
+        /// empty, and stopping and restarting each time would cost a process-wide barrier and a lock per tick.
+        /// </summary>
+        public const int EmptyTicksBeforeStop = 50;
+
+        /// <summary>Callbacks the shared overflow list runs per drain, so one drain never holds a thread-pool thread for long.</summary>
+        public const int DeferredBatchSize = 1024;
+
+        /// <summary>
+        /// Callbacks the shared overflow list holds: a few batches, so memory stays bounded when senders outrun the
+        /// drain; a sender that finds it full waits (or, when it must not block, hands its callback to the thread pool).
+        /// </summary>
+        public const int DeferredCapacity = DeferredBatchSize * 4;
+    }
+
+    /// <summary>Listeners under load: accept retries, the descriptor reserve, the connection cap (Endpoints/).</summary>
+    internal static class Accept
+    {
+        /// <summary>First wait before accepting again after the process ran out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM).</summary>
+        public const int RetryInitialMilliseconds = 10;
+
+        /// <summary>
+        /// The longest such wait: how late, at most, the listener notices that descriptors are free again. Each
+        /// retry costs one failing accept, so this also bounds what an exhausted process spends on it.
+        /// </summary>
+        public const int RetryMaximumMilliseconds = 500;
+
+        /// <summary>
+        /// Descriptors held in reserve and given back when a listener runs out: starting a thread takes a few
+        /// descriptors for a moment, so this covers several at once while costing nothing that matters beside any
+        /// realistic descriptor limit.
+        /// </summary>
+        public const int DescriptorReserveSize = 16;
+
+        /// <summary>
+        /// Descriptors an accept leaves free at least: the runtime may need one at any moment, and the reserve is
+        /// only given back once an accept fails, too late for a thread that needed one just before.
+        /// </summary>
+        public const int DescriptorHeadroom = 16;
+
+        /// <summary>
+        /// Max_Connections by default: far above what one socket of an ordinary application accepts, and above the
+        /// descriptor limits most processes run with, so it never bothers normal use; yet it bounds what a flood of
+        /// connections can make one socket hold (each accepted connection keeps buffers and a handshake in flight).
+        /// libzmq has no cap (-1 here).
+        /// </summary>
+        public const int DefaultMaxConnections = 100_000;
+
+        /// <summary>Use_Fd: how long a listener's stop waits for the I/O thread to let go of the caller's socket (it normally takes one wake-up).</summary>
+        public const int CallerSocketReleaseMilliseconds = 5_000;
+    }
+
+    /// <summary>Socket-level housekeeping: proxies, lingering connections.</summary>
+    internal static class Sockets
+    {
+        /// <summary>
+        /// Messages a proxy moves per direction before it looks at the other direction and the control socket: a
+        /// busy direction cannot starve the other, and a TERMINATE is seen within one burst.
+        /// </summary>
+        public const int ProxyBurstSize = 1000;
+
+        /// <summary>A context prunes its list of lingering connections from this many entries on, then whenever the list has doubled since.</summary>
+        public const int LingeringPruneMinimum = 64;
+    }
+
+    /// <summary>
+    /// Queues between a socket and its connections (Pipes/, Inproc/) and the patterns' own tables (Patterns/).
+    /// The values those folders define as their own constants, gathered here to be switched to.
+    /// </summary>
+    internal static class Pipes
+    {
+        /// <summary>A frame queue's first segment: an idle pipe costs little.</summary>
+        public const int InitialSegmentSize = 1024;
+
+        /// <summary>Segments double up to this size while a pipe stays busy; the same size a send batch carries at most.</summary>
+        public const int MaxSegmentSize = 64 * 1024;
+
+        /// <summary>
+        /// The one size of segment for requests above <see cref="MaxSegmentSize"/> (a busy connection's large
+        /// receives) up to this size: one size, so that spares always fit the next request and a stream of them
+        /// allocates nothing (ArrayPool would round each odd size up to the next power of two anyway).
+        /// </summary>
+        public const int LargeSegmentSize = 256 * 1024;
+
+        /// <summary>Largest segment kept as a spare: big enough for large messages to cycle without allocating, small enough not to hoard memory.</summary>
+        public const int MaxSpareSegmentSize = 4 * 1024 * 1024;
+
+        /// <summary>
+        /// How much drained memory a frame queue keeps for reuse. Large messages each take a segment of their own
+        /// and up to HWM of them can be in flight, so a handful of spares is not enough for them to cycle; this is
+        /// (and is released as soon as the queue is dropped).
+        /// </summary>
+        public const long SpareBudget = 8 * 1024 * 1024;
+
+        /// <summary>
+        /// A connection that stopped reading because its inbound queue reached the receive HWM reads again once
+        /// the queue is down to HWM / this: half, so a reader that drains steadily restarts it once per half HWM,
+        /// not once per message.
+        /// </summary>
+        public const int LowWaterDivisor = 2;
+
+        /// <summary>
+        /// A sender held at its send HWM may go on once the queue is this many messages below the HWM, or half the
+        /// HWM for an HWM up to twice this: libzmq's low-water mark (its pipes' max_wm_delta), which the pipes'
+        /// ResumeLevel follows.
+        /// </summary>
+        public const int SendLowWaterMaxDelta = 1024;
+
+        /// <summary>An inproc channel's first chunk: an idle pair of inproc sockets costs little.</summary>
+        public const int InprocInitialChunkSize = 1024;
+
+        /// <summary>Inproc chunks double up to this size while the channel stays busy.</summary>
+        public const int InprocMaxChunkSize = 64 * 1024;
+
+        /// <summary>Drained inproc chunks kept for the sender's next ones; more go back to the shared pool.</summary>
+        public const int InprocMaxSpareChunks = 8;
+
+        /// <summary>Inproc chunks above this size (a single large frame) are not kept as spares.</summary>
+        public const int InprocMaxSpareChunkSize = 4 * 1024 * 1024;
+
+        /// <summary>A fair queue's first array of pipes; it doubles as peers attach.</summary>
+        public const int FairQueueInitialCapacity = 4;
+
+        /// <summary>
+        /// Upstream frames (subscriptions, cancels, XPUB messages) a publisher applies before each send, at most.
+        /// A peer that sends a burst of a million subscriptions then delays each send by one bounded batch instead
+        /// of stalling the application until the burst is applied; the burst is applied over the following sends,
+        /// as libzmq applies one pipe's worth at a time.
+        /// </summary>
+        public const int SubscriptionFramesPerSend = 1024;
+
+        /// <summary>A subscription trie node's first children array; it doubles as children are added (most nodes have one or two).</summary>
+        public const int TrieInitialChildren = 2;
+
+        /// <summary>The first stack of a trie walk (nodes deep); it doubles when a deeper trie needs it.</summary>
+        public const int TrieInitialWalkDepth = 16;
+
+        /// <summary>The first key buffer of a trie walk (bytes); it doubles when a longer key needs it.</summary>
+        public const int TrieInitialWalkKeyLength = 256;
+
+        /// <summary>A trie walk stack deeper than this is dropped after the walk rather than kept.</summary>
+        public const int TrieRetainedWalkDepth = 4096;
+
+        /// <summary>A trie walk key buffer longer than this is dropped after the walk rather than kept.</summary>
+        public const int TrieRetainedWalkKeyLength = 64 * 1024;
+
+        /// <summary>
+        /// Trie labels up to this long are stored in the node itself rather than in an array of their own, which
+        /// saves an object (header and length) per node; most labels are a few bytes.
+        /// </summary>
+        public const int TrieInlineLabelBytes = 15;
+    }
+}
