@@ -14,9 +14,6 @@ internal static unsafe class FrameHeadroom
     /// <summary>Bytes before the content: a long frame header (9) with room to spare, and a multiple of the pool's 64-byte alignment.</summary>
     public const int Size = 64;
 
-    /// <summary>Where caller memory stops being copied on send (the policy and its reasons are there).</summary>
-    public const int CopyCallerMemoryBelow = Tuning.Frames.CopyCallerMemoryBelow;
-
     /// <summary>Alignment of pool buffers' content.</summary>
     private const nuint PoolAlignment = 64;
 

@@ -3,7 +3,7 @@ namespace Managed.Zmq.Buffers;
 /// <summary>
 /// Copies of large frame bodies into pooled native buffers with <see cref="FrameHeadroom"/> in front, which the write
 /// loop sends header and body from in one system call and then returns: for span sends, and for zero-copy caller
-/// memory below <see cref="FrameHeadroom.CopyCallerMemoryBelow"/>.
+/// memory below <see cref="Internal.Tuning.Frames.CopyCallerMemoryBelow"/>.
 /// </summary>
 internal static unsafe class HeadroomCopy
 {

@@ -4,6 +4,7 @@ using System.Buffers.Binary;
 using System.Threading.Channels;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Inproc;
 
@@ -26,14 +27,14 @@ namespace Managed.Zmq.Inproc;
 /// </remarks>
 internal sealed partial class InprocChannel
 {
-    private const int InitialChunkSize = 1024;
-    private const int MaxChunkSize = 64 * 1024;
+    private const int InitialChunkSize = Tuning.Pipes.InprocInitialChunkSize;
+    private const int MaxChunkSize = Tuning.Pipes.InprocMaxChunkSize;
 
     /// <summary>Drained chunks kept for the sender's next ones; more go back to the shared pool.</summary>
-    private const int MaxSpareChunks = 8;
+    private const int MaxSpareChunks = Tuning.Pipes.InprocMaxSpareChunks;
 
     /// <summary>Chunks above this size (a single large frame) are not kept as spares.</summary>
-    private const int MaxSpareChunkSize = 4 * 1024 * 1024;
+    private const int MaxSpareChunkSize = Tuning.Pipes.InprocMaxSpareChunkSize;
 
     /// <summary>A frame's header in a chunk: its length, then its flags, 32 bits each.</summary>
     private const int HeaderSize = 8;

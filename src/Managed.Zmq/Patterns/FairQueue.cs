@@ -1,4 +1,5 @@
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Patterns;
 
@@ -19,7 +20,7 @@ namespace Managed.Zmq.Patterns;
 /// </remarks>
 internal sealed class FairQueue
 {
-    private const int InitialCapacity = 4;
+    private const int InitialCapacity = Tuning.Pipes.FairQueueInitialCapacity;
 
     /// <summary>Pipes [0, <see cref="_active"/>) may hold data; the rest are parked empty.</summary>
     private Pipe[] _pipes = new Pipe[InitialCapacity];

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Pipes;
 
@@ -19,18 +20,18 @@ namespace Managed.Zmq.Pipes;
 /// </remarks>
 internal sealed partial class FrameQueue
 {
-    public const int InitialSegmentSize = 1024;
-    public const int MaxSegmentSize = 64 * 1024;
+    public const int InitialSegmentSize = Tuning.Pipes.InitialSegmentSize;
+    public const int MaxSegmentSize = Tuning.Pipes.MaxSegmentSize;
 
     /// <summary>
     /// The one size of segment for requests above <see cref="MaxSegmentSize"/> (a busy connection's large
     /// receives) up to this size: one size, so that spares always fit the next request and a stream of them
     /// allocates nothing (ArrayPool would round each odd size up to the next power of two anyway).
     /// </summary>
-    public const int LargeSegmentSize = 256 * 1024;
+    public const int LargeSegmentSize = Tuning.Pipes.LargeSegmentSize;
 
     /// <summary>Largest buffer kept as a spare: big enough for large messages to cycle without allocating, small enough not to hoard memory.</summary>
-    public const int MaxSpareSize = 4 * 1024 * 1024;
+    public const int MaxSpareSize = Tuning.Pipes.MaxSpareSegmentSize;
 
     /// <summary>Producer: the segment being written.</summary>
     private FrameSegment _tail;
@@ -68,7 +69,7 @@ internal sealed partial class FrameQueue
     /// own and up to HWM of them can be in flight, so a handful of spares is not enough for them to
     /// cycle; 8 MiB is (and is released as soon as the queue is dropped).
     /// </summary>
-    private const long SpareBudget = 8 * 1024 * 1024;
+    private const long SpareBudget = Tuning.Pipes.SpareBudget;
 
     public FrameQueue()
     {

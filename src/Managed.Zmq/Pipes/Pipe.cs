@@ -1,5 +1,6 @@
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Sockets;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Pipes;
 
@@ -20,7 +21,7 @@ namespace Managed.Zmq.Pipes;
 internal abstract partial class Pipe
 {
     /// <summary>Low-water mark as a fraction of the HWM: a paused reader resumes below it.</summary>
-    private protected const int LowWaterDivisor = 2;
+    private protected const int LowWaterDivisor = Tuning.Pipes.LowWaterDivisor;
 
     private protected Pipe(IPipeOwner owner, int sendHwm, int receiveHwm, bool fromConnect)
     {

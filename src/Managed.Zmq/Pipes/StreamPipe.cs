@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Wire;
+using Managed.Zmq.Internal;
 
 namespace Managed.Zmq.Pipes;
 
@@ -88,7 +89,7 @@ internal sealed partial class StreamPipe : Pipe
     /// Where a sender held at <paramref name="hwm"/> may go on: libzmq's low-water mark, the HWM less
     /// half of it (or less 1024 above 2048), never less than one message of room.
     /// </summary>
-    internal static long ResumeLevel(int hwm) => hwm - (hwm > 2048 ? 1024 : (hwm + 1) / 2);
+    internal static long ResumeLevel(int hwm) => hwm - (hwm > 2 * Tuning.Pipes.SendLowWaterMaxDelta ? Tuning.Pipes.SendLowWaterMaxDelta : (hwm + 1) / 2);
 
     /// <summary>
     /// Engine, after consuming outbound messages: whether a sender held at the HWM may go on, so is
@@ -127,7 +128,7 @@ internal sealed partial class StreamPipe : Pipe
     {
         var span = Outbound.GetSpan(QueuedFrame.GetExternalLength(payload.Length));
         int headerLength = QueuedFrame.WriteExternal(span, payload.Length, more);
-        if (!payload.HasHeadroom && payload.Length < FrameHeadroom.CopyCallerMemoryBelow)
+        if (!payload.HasHeadroom && payload.Length < Tuning.Frames.CopyCallerMemoryBelow)
         {
             // Caller memory: a copy with headroom leaves in one send (see CopyCallerMemoryBelow); this connection
             // then holds no reference to the caller's memory, whose callback runs once Send let go of it.

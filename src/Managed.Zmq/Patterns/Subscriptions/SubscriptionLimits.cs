@@ -1,3 +1,5 @@
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Patterns.Subscriptions;
 
 /// <summary>How much subscription work a publisher does per call of the application.</summary>
@@ -9,5 +11,5 @@ internal static class SubscriptionLimits
     /// bounded batch instead of stalling the application until the burst is applied; the burst is
     /// applied over the following sends, as libzmq applies one pipe's worth at a time.
     /// </summary>
-    public const int FramesPerSend = 1024;
+    public const int FramesPerSend = Tuning.Pipes.SubscriptionFramesPerSend;
 }

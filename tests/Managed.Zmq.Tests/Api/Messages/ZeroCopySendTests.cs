@@ -261,7 +261,7 @@ public sealed unsafe class ZeroCopySendTests
         string endpoint = TestEndpoint.Unbound(transport, "zero-copy");
         // Below CopyCallerMemoryBelow the caller's memory is copied at Send (into the queue, or by each tcp or ipc pipe
         // into a buffer of its own from the large-frame threshold): the library no longer needs it once Send returned.
-        const int Size = FrameHeadroom.CopyCallerMemoryBelow - 1;
+        const int Size = Managed.Zmq.Internal.Tuning.Frames.CopyCallerMemoryBelow - 1;
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
         using var pull = new Socket(context, SocketType.Pull);
@@ -294,7 +294,7 @@ public sealed unsafe class ZeroCopySendTests
         // A tcp or ipc endpoint that nobody listens on yet: a PUSH connected there queues, and nothing can leave.
         string endpoint = TestEndpoint.Unbound(transport, "zero-copy");
         // From CopyCallerMemoryBelow the frame goes out from the caller's memory: the callback waits for the write.
-        int size = FrameHeadroom.CopyCallerMemoryBelow;
+        int size = Managed.Zmq.Internal.Tuning.Frames.CopyCallerMemoryBelow;
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
         using var pull = new Socket(context, SocketType.Pull);
