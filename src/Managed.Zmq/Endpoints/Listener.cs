@@ -287,7 +287,7 @@ internal sealed class Listener : IEndpointHandle, IReadinessHandler
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
                 ioThread = _socket.Context.NextIoThread(_socket.Options.Affinity);
                 var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));
-                connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, Quota = quota };
+                connection = new ZmtpConnection(_socket, _address.Wrap(transport, connecting: false, _socket.Options), ioThread, ResolvedAddress, connectPipe: null) { Origin = this, Quota = quota };
             }
             catch
             {
