@@ -12,9 +12,10 @@ namespace Managed.Zmq.Transports.Ws;
 /// <remarks>
 /// <para>ZWS has no ZMTP greeting: the mechanism is chosen by Sec-WebSocket-Protocol. The engine's
 /// outgoing greeting is dropped and a greeting naming the agreed mechanism is handed to it. That
-/// greeting says ZMTP 3.0 for NULL and PLAIN, so the engine sends subscriptions as 0x01/0x00
-/// messages as RFC 45 §Publish-Subscribe and libzmq expect, and 3.1 for CURVE, where libzmq's ws
-/// engine sends and expects SUBSCRIBE/CANCEL commands inside MESSAGE (docs/libzmq-behaviour.md L22).</para>
+/// greeting says ZMTP 3.0, so the engine sends subscriptions as 0x01/0x00 messages, as RFC 45
+/// §Publish-Subscribe asks. Under CURVE too: libzmq's ws engine does not read SUBSCRIBE/CANCEL
+/// commands (its own SUB sends them inside CURVE MESSAGEs, which we accept), but takes the
+/// message form (docs/libzmq-behaviour.md L22).</para>
 /// <para>Heartbeats use WebSocket ping and pong, as libzmq's ws engine does: the engine's PING
 /// command goes out as a ping frame, a pong comes back to the engine as a PONG command, and a
 /// peer's ping is answered here with a pong. A close frame is echoed and ends the stream.</para>
@@ -135,10 +136,7 @@ internal sealed class WsTransport : IByteTransport
 
         // The greeting the engine would have had from a ZMTP peer of this mechanism (see remarks).
         ZmtpGreeting.Write(_synth, _mechanism, asServer: false);
-        if (_mechanism != ZmtpMechanism.Curve)
-        {
-            _synth[ZmtpGreeting.VersionPrefixLength] = 0;
-        }
+        _synth[ZmtpGreeting.VersionPrefixLength] = 0;
 
         _synthStart = 0;
         _synthEnd = ZmtpGreeting.Length;
