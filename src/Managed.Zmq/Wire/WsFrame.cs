@@ -25,11 +25,19 @@ internal static class WsFrame
     private const byte ReservedBits = 0x70;
     private const byte MaskBit = 0x80;
 
-    /// <summary>The ZWS 2.0 flags octet that starts a binary message: MORE and COMMAND as ZMTP numbers them.</summary>
-    public static byte ToZwsFlags(ZmtpFrameFlags flags) => (byte)(flags & (ZmtpFrameFlags.More | ZmtpFrameFlags.Command));
+    /// <summary>ZWS 2.0's MORE flag (RFC 45 §Framing): the same bit as ZMTP's.</summary>
+    public const byte ZwsMore = 0x01;
+
+    /// <summary>ZWS 2.0's COMMAND flag (RFC 45 §Framing): 0x02, where ZMTP has its LONG bit (ZMTP's COMMAND is 0x04).</summary>
+    public const byte ZwsCommand = 0x02;
+
+    /// <summary>The ZWS 2.0 flags octet that starts a binary message.</summary>
+    public static byte ToZwsFlags(ZmtpFrameFlags flags) =>
+        (byte)(((flags & ZmtpFrameFlags.More) != 0 ? ZwsMore : 0) | ((flags & ZmtpFrameFlags.Command) != 0 ? ZwsCommand : 0));
 
     /// <summary>The ZMTP flags a ZWS 2.0 flags octet stands for (other bits ignored, as libzmq ignores them).</summary>
-    public static ZmtpFrameFlags FromZwsFlags(byte flags) => (ZmtpFrameFlags)flags & (ZmtpFrameFlags.More | ZmtpFrameFlags.Command);
+    public static ZmtpFrameFlags FromZwsFlags(byte flags) =>
+        ((flags & ZwsMore) != 0 ? ZmtpFrameFlags.More : ZmtpFrameFlags.None) | ((flags & ZwsCommand) != 0 ? ZmtpFrameFlags.Command : ZmtpFrameFlags.None);
 
     /// <summary>The header length for a payload of <paramref name="payloadLength"/> octets.</summary>
     public static int GetHeaderLength(long payloadLength, bool masked)
