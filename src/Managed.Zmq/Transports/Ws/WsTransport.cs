@@ -414,6 +414,7 @@ internal sealed class WsTransport : IByteTransport
                     await WriteBodyAsync(data[..n]).ConfigureAwait(true);
                     _outBodyLeft -= n;
                     data = data[n..];
+                    AppendQueuedControl();
                     continue;
                 }
 
@@ -422,6 +423,12 @@ internal sealed class WsTransport : IByteTransport
 
             AppendQueuedControl();
             await FlushAsync().ConfigureAwait(true);
+            if (_controlLength > 0)
+            {
+                // The send buffer had no room for them before the flush.
+                AppendQueuedControl();
+                await FlushAsync().ConfigureAwait(true);
+            }
         }
         finally
         {
@@ -648,7 +655,8 @@ internal sealed class WsTransport : IByteTransport
     /// <summary>At a frame boundary inside a send: moves queued control frames into the send buffer.</summary>
     private void AppendQueuedControl()
     {
-        if (_controlLength == 0 || _out.Length - _outLength < _controlLength)
+        // Never inside a data frame: a control frame may only come between frames (RFC 6455 §5.4).
+        if (_controlLength == 0 || _frameHeadFill != 0 || _outBodyLeft != 0 || _out.Length - _outLength < _controlLength)
         {
             return;
         }
