@@ -84,6 +84,8 @@ internal static unsafe class DraftLibZmq
     public static int Poll(Native.LibZmq.PollItem* items, int count, long timeout) =>
         ((delegate* unmanaged<Native.LibZmq.PollItem*, int, long, int>)Export("zmq_poll"))(items, count, timeout);
 
+    public static int Has(string capability) => WithUtf8(capability, p => ((delegate* unmanaged<byte*, int>)Export("zmq_has"))(p));
+
     public static void Version(out int major, out int minor, out int patch)
     {
         int a, b, c;
