@@ -84,6 +84,22 @@ public sealed class WsHostileInputTests : ResilienceFixture
         AssertStillServes(pull, endpoint);
     }
 
+    [Fact]
+    public void Stream_OverWs_ConnectionClosedNotPassedAsData()
+    {
+        // Raw bytes have no ZWS framing (libzmq's STREAM over ws fails its handshake as well).
+        var stream = Create(SocketType.Stream);
+        var monitor = Monitor(stream);
+        stream.Bind("ws://127.0.0.1:*/zmq");
+        string endpoint = stream.GetOptionString(SocketOption.Last_Endpoint);
+
+        using var raw = RawConnect(endpoint);
+        raw.Send(Encoding.ASCII.GetBytes("GET /zmq HTTP/1.1\r\n\r\n"));
+
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        Assert.Equal(0, raw.Receive(new byte[16]));
+    }
+
     /// <summary>A masked ZWS message made from one whole ZMTP frame (header and body).</summary>
     private static byte[] MaskedBinary(ReadOnlySpan<byte> zmtpFrame)
     {

@@ -50,6 +50,11 @@ internal sealed class WsAddress : TransportAddress
 
     public override IByteTransport Wrap(IByteTransport connected, bool connecting, SocketOptions options)
     {
+        if (options.SocketType == SocketType.Stream || options.RouterRaw)
+        {
+            return new WsRawRefusal(connected);
+        }
+
         var mechanism = options.Mechanism switch
         {
             OptionId.MechanismPlain => ZmtpMechanism.Plain,
