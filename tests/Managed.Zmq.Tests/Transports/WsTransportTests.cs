@@ -154,6 +154,31 @@ public sealed class WsTransportTests : IDisposable
     }
 
     [Fact]
+    public async Task Receive_PingWhileFrameHalfSent_PongFollowsTheWholeFrame()
+    {
+        var transport = await UpgradedServerAsync();
+        await transport.SendAsync(new byte[ZmtpGreeting.Length]);
+        var frame = new byte[ZmtpFrame.MaxHeaderLength + 1000];
+        int header = ZmtpFrame.WriteHeader(frame, 1000, ZmtpFrameFlags.None);
+        frame.AsSpan(header).Fill(0x5A);
+        await transport.SendAsync(frame.AsMemory(0, header + 10));
+
+        // A ping, then a message: once the message is read, the ping has been handled (in order).
+        await _duplex.Peer.SendAsync([.. Frame(WsOpcode.Ping, [7], masked: true), .. Frame(WsOpcode.Binary, [0x00, 1], masked: true)]);
+        Assert.Equal([0x00, 0x01, 0x01], await ReadFromTransportAsync(transport, 3));
+        // A send that still ends inside the frame must not let the pong in.
+        await transport.SendAsync(frame.AsMemory(header + 10, 500));
+        await transport.SendAsync(frame.AsMemory(header + 510, 490));
+
+        var (first, payload) = await ReadFrameAsync();
+        Assert.Equal((WsOpcode.Binary, 1001L), (first.Opcode, first.PayloadLength));
+        Assert.Equal([0x00, .. Enumerable.Repeat((byte)0x5A, 1000)], payload);
+        var (second, echoed) = await ReadFrameAsync();
+        Assert.Equal(WsOpcode.Pong, second.Opcode);
+        Assert.Equal([7], echoed);
+    }
+
+    [Fact]
     public async Task Receive_Pong_ReachesEngineAsZmtpPong()
     {
         var transport = await UpgradedServerAsync();
