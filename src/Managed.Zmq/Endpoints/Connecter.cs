@@ -125,7 +125,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                     }
 
                     var pipe = Pipe;
-                    var connection = new ZmtpConnection(_socket, transport, _ioThread, _address.Original, pipe);
+                    var connection = new ZmtpConnection(_socket, _address.Wrap(transport, connecting: true, options), _ioThread, _address.Original, pipe);
                     _current = connection;
                     if (_stopWhenDrained)
                     {

@@ -166,7 +166,7 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
                 ioThread = _socket.NextIoThread();
                 var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));
-                connection = new ZmtpConnection(_socket, transport, ioThread, ResolvedAddress, connectPipe: null) { Origin = this, ReleaseSlot = quota.Release };
+                connection = new ZmtpConnection(_socket, _address.Wrap(transport, connecting: false, _socket.Options), ioThread, ResolvedAddress, connectPipe: null) { Origin = this, ReleaseSlot = quota.Release };
             }
             catch
             {

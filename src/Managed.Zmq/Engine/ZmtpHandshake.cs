@@ -42,6 +42,11 @@ internal sealed partial class ZmtpHandshake
         {
             return await RunCoreAsync().ConfigureAwait(true);
         }
+        catch (TransportProtocolException ex)
+        {
+            // The transport under ZMTP refused the peer (ws:// upgrade): libzmq reports it as a protocol failure.
+            return HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ex.ProtocolError);
+        }
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or InvalidOperationException)
         {
             return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);

@@ -24,6 +24,10 @@ internal static class EndpointParser
                 int ipcError = IpcAddress.TryParse(endpoint, rest, forBind, out var ipc);
                 address = ipc;
                 return ipcError;
+            case "ws":
+                int wsError = Ws.WsAddress.TryParse(endpoint, rest, forBind, ipv6, out var ws);
+                address = ws;
+                return wsError;
             case "udp":
                 return ZmqConstants.ENOCOMPATPROTO;
             default:

@@ -22,5 +22,11 @@ internal abstract class TransportAddress
     /// <summary>The <c>Last_Endpoint</c> text for a listener bound to <paramref name="boundEndPoint"/>.</summary>
     public abstract string FormatBound(EndPoint boundEndPoint);
 
+    /// <summary>
+    /// The byte stream the ZMTP engine runs over, given the connected OS socket's: the same for tcp://
+    /// and ipc://; ws:// puts its WebSocket upgrade and framing in between.
+    /// </summary>
+    public virtual IByteTransport Wrap(IByteTransport connected, bool connecting, Options.SocketOptions options) => connected;
+
     public System.Net.Sockets.Socket CreateSocket(AddressFamily family) => new(family, System.Net.Sockets.SocketType.Stream, ProtocolType);
 }

@@ -9,6 +9,9 @@ public enum Transport
     Tcp,
     Ipc,
     Inproc,
+
+    /// <summary>ZWS 2.0 over loopback TCP; named explicitly, not part of the default set.</summary>
+    Ws,
 }
 
 /// <summary>
@@ -67,6 +70,7 @@ public static class TestEndpoint
         Transport.Tcp => "tcp://127.0.0.1:*",
         Transport.Ipc => "ipc://" + IpcPath(what),
         Transport.Inproc => Inproc(what),
+        Transport.Ws => "ws://127.0.0.1:*/" + what,
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
     };
 
@@ -86,6 +90,7 @@ public static class TestEndpoint
         Transport.Tcp => RefusedPort.TcpEndpoint(),
         Transport.Ipc => "ipc://" + IpcPath(what),
         Transport.Inproc => Inproc(what),
+        Transport.Ws => "ws://" + RefusedPort.TcpEndpoint()["tcp://".Length..] + "/" + what,
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
     };
 
