@@ -1,3 +1,5 @@
+using Managed.Zmq.Inproc;
+
 namespace Managed.Zmq.Sockets;
 
 /// <summary>
@@ -11,7 +13,7 @@ namespace Managed.Zmq.Sockets;
 /// sequence, registers as parked (a full fence), re-checks its condition, and only then sleeps
 /// until the sequence moves. Either the waiter sees the change or the notifier sees the waiter.
 /// </remarks>
-internal sealed class SocketSignal
+internal sealed class SocketSignal : IPeerSignal
 {
     private readonly object _lock = new();
     private int _sequence;
