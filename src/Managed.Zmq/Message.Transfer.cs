@@ -118,7 +118,7 @@ public sealed unsafe partial class Message
     internal void SetMore(bool more) => _more = more;
 
     /// <summary>Points a frame just received at its connection's metadata (null for none).</summary>
-    internal void SetMetadata(Security.PeerMetadata? metadata)
+    internal void SetMetadata(Wire.PeerMetadata? metadata)
     {
         // Stored only when it changes: a message received into again and again from one connection (or inproc,
         // always null) then pays a compare per frame instead of a GC write barrier.

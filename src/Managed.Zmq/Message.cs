@@ -69,7 +69,7 @@ public sealed unsafe partial class Message : IDisposable
     /// The metadata of the connection the last frame was received from (shared, immutable, one per connection);
     /// null for a frame built locally or received over inproc, as libzmq gives those none.
     /// </summary>
-    private Security.PeerMetadata? _metadata;
+    private Wire.PeerMetadata? _metadata;
 
     /// <summary>Releases the content if this message is collected undisposed (Message has no finalizer of its own).</summary>
     private MessageGuard? _guard;

@@ -78,7 +78,6 @@ public sealed class LayerTests
     /// </summary>
     private static readonly (string From, string To, string Why)[] Temporary =
     [
-        ("Pipes", "Security", "temporary: a pipe keeps the peer's PeerMetadata, a Security type; the metadata record belongs below both"),
         ("Buffers", "Api", "known: the pool's buckets, thread caches and OutboundPayload call the public MessagePool (FreeBuffer, BucketCount); MessageGuard watches a Message. Fix: the pool's engine into Buffers, MessagePool a facade over it"),
         ("Sockets", "Api", "known: the receive sinks (MessageSink, ExpectedSizeSink) fill a public Message, part of the payload hand-off the pipes rewrite reshapes; PeerSnapshot makes a public PeerInfo"),
         ("Engine", "Api", "known: large frames are received into a MessagePool's buffers, which a Message then takes over (same fix as Buffers -> Api)"),
