@@ -1,8 +1,8 @@
 namespace Managed.Zmq.Buffers;
 
 /// <summary>
-/// Releases the content of a <see cref="Message"/> that was collected without being disposed, so
-/// that Message itself needs no finalizer.
+/// Releases the content of a message (an <see cref="IGuardedContent"/>, the public Message) that was
+/// collected without being disposed, so that Message itself needs no finalizer.
 /// </summary>
 /// <remarks>
 /// <para>Allocating an object with a finalizer registers it with the finalization queue, which
@@ -20,7 +20,7 @@ internal sealed class MessageGuard
     /// <summary>Guards kept per thread for reuse (<see cref="ThreadCaches.Guards"/>); enough for the messages a thread has open at once in a send loop.</summary>
     public const int CacheSize = 32;
 
-    private Message? _message;
+    private IGuardedContent? _message;
 
     private MessageGuard()
     {
@@ -29,10 +29,10 @@ internal sealed class MessageGuard
     ~MessageGuard() => _message?.ReleaseLostContent();
 
     /// <summary>A guard watching <paramref name="message"/>, reused when one is cached on this thread.</summary>
-    public static MessageGuard Watch(Message message) => Watch(message, ThreadCaches.Current);
+    public static MessageGuard Watch(IGuardedContent message) => Watch(message, ThreadCaches.Current);
 
     /// <summary>A guard watching <paramref name="message"/>, reused when one is cached in <paramref name="caches"/> (the calling thread's).</summary>
-    public static MessageGuard Watch(Message message, ThreadCaches caches)
+    public static MessageGuard Watch(IGuardedContent message, ThreadCaches caches)
     {
         MessageGuard guard;
         int count = caches.GuardCount;

@@ -78,8 +78,6 @@ public sealed class LayerTests
     /// </summary>
     private static readonly (string From, string To, string Why)[] Temporary =
     [
-        ("Buffers", "Api", "known: the pool's buckets, thread caches and OutboundPayload call the public MessagePool (FreeBuffer, BucketCount); MessageGuard watches a Message. Fix: the pool's engine into Buffers, MessagePool a facade over it"),
-        ("Engine", "Api", "known: large frames are received into a MessagePool's buffers, which a Message then takes over (same fix as Buffers -> Api)"),
     ];
 
     /// <summary>
