@@ -78,6 +78,8 @@ public sealed class LayerTests
     /// </summary>
     private static readonly (string From, string To, string Why)[] Temporary =
     [
+        // None left: the pattern host, inproc socket and guarded-content seams and the BufferPool
+        // under MessagePool removed the last ones. A new entry needs its owner and its fix.
     ];
 
     /// <summary>
