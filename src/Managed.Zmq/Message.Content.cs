@@ -12,7 +12,7 @@ public sealed unsafe partial class Message
     /// Releases the content of a message that was collected without being disposed; called by its
     /// <see cref="MessageGuard"/>'s finalizer, when nothing else can reach the message any more.
     /// </summary>
-    internal void ReleaseLostContent()
+    void IGuardedContent.ReleaseLostContent()
     {
         if (_disposed)
         {
@@ -28,7 +28,7 @@ public sealed unsafe partial class Message
             case ContentKind.Lent:
                 // Returning to the pool from the finalizer thread would race nothing, but the buffer's fate is
                 // documented as lost: the pool keeps counting it outstanding and the memory is simply freed.
-                MessagePool.FreeBuffer((nint)_data);
+                BufferPool.FreeBuffer((nint)_data);
                 break;
         }
 
@@ -91,7 +91,7 @@ public sealed unsafe partial class Message
                 break;
             case ContentKind.Pooled:
             case ContentKind.Lent:
-                MessagePool pool = _pool!;
+                BufferPool pool = _pool!;
                 _pool = null;
                 pool.ReturnBuffer(_bucket, (nint)_data, caches ?? ThreadCaches.Current);
                 break;

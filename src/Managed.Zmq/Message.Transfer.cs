@@ -84,7 +84,7 @@ public sealed unsafe partial class Message
             return false;
         }
 
-        byte* buffer = payload.DetachPooledBuffer(out MessagePool framePool, out int frameBucket);
+        byte* buffer = payload.DetachPooledBuffer(out BufferPool framePool, out int frameBucket);
         if (pooled)
         {
             // Each pool's leak tracker follows the trade: the frame's buffer leaves the socket's pool for this
@@ -118,7 +118,7 @@ public sealed unsafe partial class Message
     internal void SetMore(bool more) => _more = more;
 
     /// <summary>Points a frame just received at its connection's metadata (null for none).</summary>
-    internal void SetMetadata(Security.PeerMetadata? metadata)
+    internal void SetMetadata(Wire.PeerMetadata? metadata)
     {
         // Stored only when it changes: a message received into again and again from one connection (or inproc,
         // always null) then pays a compare per frame instead of a GC write barrier.
@@ -167,7 +167,7 @@ public sealed unsafe partial class Message
     internal void HoldDeferredRelease(int ticket) => BecomeEmpty(ContentKind.SentExternal, ticket);
 
     /// <summary>Creates the unpooled message of an oversize rent, whose release counts as a return to <paramref name="pool"/>.</summary>
-    internal static Message CreateUnpooledRent(MessagePool pool, int size)
+    internal static Message CreateUnpooledRent(BufferPool pool, int size)
     {
         var message = new Message(size);
         message._pool = pool;

@@ -21,7 +21,7 @@ namespace Managed.Zmq;
 /// runs, and an owned or rented buffer is freed (a rented one is then lost to its pool).
 /// </para>
 /// </remarks>
-public sealed unsafe partial class Message : IDisposable
+public sealed unsafe partial class Message : IDisposable, IGuardedContent
 {
     /// <summary>Start of the content; meaningful for <see cref="_size"/> bytes (may be null when empty).</summary>
     private byte* _data;
@@ -54,7 +54,7 @@ public sealed unsafe partial class Message : IDisposable
     /// Pooled content: the pool the buffer returns to. Owned content from an oversize rent: the pool whose return
     /// counter its release increments (once). Otherwise null.
     /// </summary>
-    private MessagePool? _pool;
+    private BufferPool? _pool;
 
     /// <summary>Pooled content: the bucket index of the rented buffer.</summary>
     private int _bucket;
@@ -63,7 +63,7 @@ public sealed unsafe partial class Message : IDisposable
     /// The metadata of the connection the last frame was received from (shared, immutable, one per connection);
     /// null for a frame built locally or received over inproc, as libzmq gives those none.
     /// </summary>
-    private Security.PeerMetadata? _metadata;
+    private Wire.PeerMetadata? _metadata;
 
     /// <summary>Releases the content if this message is collected undisposed (Message has no finalizer of its own).</summary>
     private MessageGuard? _guard;
@@ -144,7 +144,7 @@ public sealed unsafe partial class Message : IDisposable
     }
 
     /// <summary>Initializes a pooled frame over a buffer rented from <paramref name="pool"/>.</summary>
-    internal Message(MessagePool pool, int bucket, nint buffer, int size, ThreadCaches caches)
+    internal Message(BufferPool pool, int bucket, nint buffer, int size, ThreadCaches caches)
     {
         Debug.Assert(size <= MessagePool.GetBucketCapacity(bucket), "the bucket must hold the frame");
         _kind = ContentKind.Pooled;
@@ -358,7 +358,7 @@ public sealed unsafe partial class Message : IDisposable
     /// <see cref="Rebuild(MessagePool, int)"/>, after the release: the content becomes <paramref name="size"/> bytes of
     /// the pooled <paramref name="buffer"/> of bucket <paramref name="bucket"/>, which returns to <paramref name="pool"/>.
     /// </summary>
-    internal void BecomePooled(MessagePool pool, int bucket, nint buffer, int size)
+    internal void BecomePooled(BufferPool pool, int bucket, nint buffer, int size)
     {
         Debug.Assert(_kind == ContentKind.Owned && _pool is null, "the previous content is released first");
         Debug.Assert(size <= MessagePool.GetBucketCapacity(bucket), "the bucket must hold the frame");
@@ -373,7 +373,7 @@ public sealed unsafe partial class Message : IDisposable
     /// <see cref="Rebuild(MessagePool, int)"/> above 4 MiB, after the release: an owned buffer of <paramref name="size"/>
     /// bytes whose first release counts as a return to <paramref name="pool"/>, as an oversize rent's.
     /// </summary>
-    internal void BecomeUnpooledRent(MessagePool pool, int size)
+    internal void BecomeUnpooledRent(BufferPool pool, int size)
     {
         Debug.Assert(_kind == ContentKind.Owned && _pool is null, "the previous content is released first");
         EnsureOwnedCapacity(size);

@@ -8,7 +8,7 @@ namespace Managed.Zmq.Buffers;
 internal static unsafe class HeadroomCopy
 {
     /// <summary>The buffers; private to the library, so applications' pool statistics stay theirs.</summary>
-    private static readonly MessagePool s_pool = new();
+    private static readonly BufferPool s_pool = new();
 
     /// <summary>
     /// A payload over a pooled copy of <paramref name="data"/> (at most <see cref="MessagePool.MaxBucketSize"/> bytes),

@@ -3,8 +3,8 @@ using Managed.Zmq.Internal;
 namespace Managed.Zmq.Buffers;
 
 /// <summary>
-/// Releases the content of a <see cref="Message"/> that was collected without being disposed, so
-/// that Message itself needs no finalizer.
+/// Releases the content of a message (an <see cref="IGuardedContent"/>, the public Message) that was
+/// collected without being disposed, so that Message itself needs no finalizer.
 /// </summary>
 /// <remarks>
 /// <para>Allocating an object with a finalizer registers it with the finalization queue, which
@@ -21,7 +21,7 @@ internal sealed class MessageGuard
 {
     public const int CacheSize = Tuning.Pools.MessageGuardCacheSize;
 
-    private Message? _message;
+    private IGuardedContent? _message;
 
     private MessageGuard()
     {
@@ -30,10 +30,10 @@ internal sealed class MessageGuard
     ~MessageGuard() => _message?.ReleaseLostContent();
 
     /// <summary>A guard watching <paramref name="message"/>, reused when one is cached on this thread.</summary>
-    public static MessageGuard Watch(Message message) => Watch(message, ThreadCaches.Current);
+    public static MessageGuard Watch(IGuardedContent message) => Watch(message, ThreadCaches.Current);
 
     /// <summary>A guard watching <paramref name="message"/>, reused when one is cached in <paramref name="caches"/> (the calling thread's).</summary>
-    public static MessageGuard Watch(Message message, ThreadCaches caches)
+    public static MessageGuard Watch(IGuardedContent message, ThreadCaches caches)
     {
         MessageGuard guard;
         int count = caches.GuardCount;

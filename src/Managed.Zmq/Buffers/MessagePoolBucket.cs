@@ -83,7 +83,7 @@ internal sealed class MessagePoolBucket
         {
             for (int i = 0; i < _count; i++)
             {
-                MessagePool.FreeBuffer(_items[i]);
+                BufferPool.FreeBuffer(_items[i]);
                 _items[i] = 0;
             }
 

@@ -15,10 +15,10 @@ internal sealed class MessagePoolThreadCache
     public const int SlotsPerBucket = Tuning.Pools.SlotsPerBucket;
 
     /// <summary>Bucket <c>b</c> uses slots <c>b * SlotsPerBucket</c> up to its count.</summary>
-    private readonly nint[] _slots = new nint[MessagePool.BucketCount * SlotsPerBucket];
+    private readonly nint[] _slots = new nint[BufferPool.BucketCount * SlotsPerBucket];
 
     /// <summary>Number of buffers held per bucket.</summary>
-    private readonly int[] _counts = new int[MessagePool.BucketCount];
+    private readonly int[] _counts = new int[BufferPool.BucketCount];
 
     /// <summary>The thread that owns this cache; once it has ended, its pool folds the counters in and frees the buffers.</summary>
     public readonly Thread Owner = Thread.CurrentThread;
@@ -73,7 +73,7 @@ internal sealed class MessagePoolThreadCache
         {
             while (TryPop(bucket, out nint buffer))
             {
-                MessagePool.FreeBuffer(buffer);
+                BufferPool.FreeBuffer(buffer);
             }
         }
     }

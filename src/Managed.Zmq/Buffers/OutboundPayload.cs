@@ -18,7 +18,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 {
     private byte* _data;
     private Action<nint>? _freeCallback;
-    private MessagePool? _pool;
+    private BufferPool? _pool;
     private int _bucket;
     private bool _owned;
     private bool _countReturn;
@@ -90,14 +90,14 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     public void AdoptCallback(Action<nint>? callback) => _freeCallback = callback;
 
     /// <summary>Takes over a pooled buffer: it goes back to <paramref name="pool"/> on release.</summary>
-    public void AdoptPooled(MessagePool pool, int bucket)
+    public void AdoptPooled(BufferPool pool, int bucket)
     {
         _pool = pool;
         _bucket = bucket;
     }
 
     /// <summary>Takes over an owned native buffer: freed on release (an oversize rent also counts as returned).</summary>
-    public void AdoptOwned(MessagePool? oversizePool)
+    public void AdoptOwned(BufferPool? oversizePool)
     {
         _owned = true;
         _pool = oversizePool;
@@ -114,7 +114,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     /// Hands the pooled buffer to a new owner, which returns it to <paramref name="pool"/> itself, and recycles
     /// this object. Only for a payload with <see cref="IsSolePooledBuffer"/>.
     /// </summary>
-    public byte* DetachPooledBuffer(out MessagePool pool, out int bucket)
+    public byte* DetachPooledBuffer(out BufferPool pool, out int bucket)
     {
         System.Diagnostics.Debug.Assert(IsSolePooledBuffer, "only a received frame's own buffer changes hands");
         pool = _pool!;

@@ -1,4 +1,5 @@
 using Managed.Zmq.Security;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Engine;
 

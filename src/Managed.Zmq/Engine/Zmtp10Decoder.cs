@@ -148,7 +148,7 @@ internal sealed class Zmtp10Decoder
         _more = more;
         _bodyRemaining = bodyLength;
         int body = (int)bodyLength;
-        if (body >= ZmtpConnection.DirectFrameThreshold && body <= MessagePool.MaxBucketSize)
+        if (body >= ZmtpConnection.DirectFrameThreshold && body <= BufferPool.MaxBucketSize)
         {
             // The header goes into the queue when the body is in (EndFrame): nothing to publish meanwhile.
             _payload = _rentBuffer(body);

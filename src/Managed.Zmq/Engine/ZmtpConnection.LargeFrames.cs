@@ -24,7 +24,7 @@ internal sealed partial class ZmtpConnection
     /// Native buffers for large received frames; private, so applications' pool statistics stay
     /// theirs. A buffer goes back when the socket has handed the frame to the application.
     /// </summary>
-    private static readonly MessagePool s_largeFrames = new();
+    private static readonly BufferPool s_largeFrames = new();
 
     /// <summary>
     /// True when the frame waiting at the parse offset is a large message frame: its header is in
@@ -48,7 +48,7 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        return !header.IsCommand && header.BodyLength <= MessagePool.MaxBucketSize;
+        return !header.IsCommand && header.BodyLength <= BufferPool.MaxBucketSize;
     }
 
     /// <summary>

@@ -17,7 +17,7 @@ internal sealed partial class ZmtpConnection
         var pipe = _connectPipe ?? _host.CreatePipe(fromConnect: false, _endpoint);
 
         // libzmq's raw engine gives STREAM messages the peer address only.
-        pipe.Metadata = new Security.PeerMetadata { Properties = Security.PeerMetadata.Merge(_transport.PeerAddress, null, Security.PeerMetadata.Empty.Properties) };
+        pipe.Metadata = new Wire.PeerMetadata { Properties = Security.PeerPropertyMerge.Merge(_transport.PeerAddress, null, Wire.PeerMetadata.Empty.Properties) };
         pipe.Inbound.DiscardUncommitted();
         _connection = DescribeConnection(pipe, null);
         pipe.Connection = _connection;

@@ -1,13 +1,12 @@
 using System.Buffers;
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Inproc;
 
 /// <summary>
 /// A pipe carried by inproc: an <see cref="InprocChannel"/> each way, shared with the peer socket's pipe,
 /// crossed over. No ZMTP and no engine: the socket threads write and read the channels themselves, and
-/// each wakes the other through its <see cref="SocketSignal"/>.
+/// each wakes the other through its socket's <see cref="IPeerSignal"/>.
 /// </summary>
 internal sealed class InprocPipe : Pipe
 {
@@ -36,7 +35,7 @@ internal sealed class InprocPipe : Pipe
     /// The peer socket's signal. There is no engine in between, so a commit wakes the peer's
     /// receiver and a consumed message wakes the peer's sender directly.
     /// </summary>
-    public SocketSignal? PeerSignal { get; set; }
+    public IPeerSignal? PeerSignal { get; set; }
 
     /// <summary>The peer pipe, so either side can tell the other it is gone.</summary>
     public InprocPipe? Peer { get; set; }

@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Inproc;
 
@@ -12,11 +11,11 @@ namespace Managed.Zmq.Inproc;
 internal sealed class InprocRegistry
 {
     private readonly object _lock = new();
-    private readonly Dictionary<string, SocketCore> _bound = [];
-    private readonly Dictionary<string, List<(SocketCore Socket, InprocPipe Pipe)>> _pending = [];
+    private readonly Dictionary<string, IInprocSocket> _bound = [];
+    private readonly Dictionary<string, List<(IInprocSocket Socket, InprocPipe Pipe)>> _pending = [];
 
     /// <summary>Binds <paramref name="name"/> to <paramref name="socket"/>; links connects that waited. Returns 0 or EADDRINUSE.</summary>
-    public int Bind(string name, SocketCore socket)
+    public int Bind(string name, IInprocSocket socket)
     {
         lock (_lock)
         {
@@ -40,7 +39,7 @@ internal sealed class InprocRegistry
     }
 
     /// <summary>Connects <paramref name="pipe"/> of <paramref name="socket"/> to the name, now or when it is bound.</summary>
-    public void Connect(string name, SocketCore socket, InprocPipe pipe)
+    public void Connect(string name, IInprocSocket socket, InprocPipe pipe)
     {
         lock (_lock)
         {
@@ -67,7 +66,7 @@ internal sealed class InprocRegistry
         }
     }
 
-    public bool Unbind(string name, SocketCore socket)
+    public bool Unbind(string name, IInprocSocket socket)
     {
         lock (_lock)
         {
@@ -80,7 +79,7 @@ internal sealed class InprocRegistry
     /// it closes with a LINGER other than 0, pending connects with messages queued: libzmq keeps
     /// those, and a socket that binds the name later still receives them.
     /// </summary>
-    public void RemoveAll(SocketCore socket, bool keepQueued)
+    public void RemoveAll(IInprocSocket socket, bool keepQueued)
     {
         lock (_lock)
         {
@@ -119,7 +118,7 @@ internal sealed class InprocRegistry
         }
     }
 
-    private static void Link(string name, SocketCore connector, InprocPipe connectPipe, SocketCore binder)
+    private static void Link(string name, IInprocSocket connector, InprocPipe connectPipe, IInprocSocket binder)
     {
         // libzmq sums both sides for inproc: capacity = sender SNDHWM + receiver RCVHWM, 0 on either meaning no limit.
         var bindPipe = new InprocPipe(
@@ -131,7 +130,7 @@ internal sealed class InprocRegistry
             inbound: connectPipe.InprocOutbound)
         {
             PeerIdentity = connector.Options.RoutingId.ToArray(),
-            PeerSignal = connector.Signal,
+            PeerSignal = connector.PeerSignal,
             Peer = connectPipe,
             InprocName = name,
             Endpoint = "inproc://" + name,
@@ -140,7 +139,7 @@ internal sealed class InprocRegistry
         connectPipe.SendHwm = SumHwm(connector.Options.SendHwm, binder.Options.ReceiveHwm);
         connectPipe.PeerIdentity = binder.Options.RoutingId.ToArray();
         connectPipe.Peer = bindPipe;
-        connectPipe.PeerSignal = binder.Signal;
+        connectPipe.PeerSignal = binder.PeerSignal;
         string endpoint = bindPipe.Endpoint;
         bindPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = connector.SocketType };
         connectPipe.Connection = new PeerConnection { LocalEndpoint = endpoint, RemoteEndpoint = endpoint, PeerSocketType = binder.SocketType };

@@ -1,5 +1,4 @@
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -9,7 +8,7 @@ internal sealed class Dealer : Pattern
     private readonly LoadBalancer _out = new();
     private readonly FairQueue _in = new();
 
-    public Dealer(SocketCore socket)
+    public Dealer(IPatternHost socket)
         : base(socket)
     {
     }

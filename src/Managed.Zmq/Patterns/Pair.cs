@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -11,7 +10,7 @@ internal sealed class Pair : Pattern
 {
     private Pipe? _pipe;
 
-    public Pair(SocketCore socket)
+    public Pair(IPatternHost socket)
         : base(socket)
     {
     }

@@ -3,7 +3,6 @@ using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -13,12 +12,12 @@ namespace Managed.Zmq.Patterns;
 /// </summary>
 internal abstract class Pattern
 {
-    protected Pattern(SocketCore socket)
+    protected Pattern(IPatternHost socket)
     {
         Socket = socket;
     }
 
-    protected SocketCore Socket { get; }
+    protected IPatternHost Socket { get; }
 
     /// <summary>A pipe joined the socket.</summary>
     public abstract void Attach(Pipe pipe);

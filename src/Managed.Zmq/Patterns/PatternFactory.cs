@@ -1,12 +1,11 @@
 
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
 /// <summary>Picks the routing rules for a socket type.</summary>
 internal static class PatternFactory
 {
-    public static Pattern Create(SocketCore socket, SocketType socketType) => socketType switch
+    public static Pattern Create(IPatternHost socket, SocketType socketType) => socketType switch
     {
         SocketType.Pair => new Pair(socket),
         SocketType.Pub => new Pub(socket, isXPub: false),

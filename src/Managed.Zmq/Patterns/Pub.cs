@@ -3,7 +3,6 @@ using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -38,7 +37,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
     /// <summary>Tells one message's matching from the previous one's (<see cref="SubscriberState.MatchStamp"/>).</summary>
     private long _matchStamp;
 
-    public Pub(SocketCore socket, bool isXPub)
+    public Pub(IPatternHost socket, bool isXPub)
         : base(socket)
     {
         _isXPub = isXPub;

@@ -1,5 +1,4 @@
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -8,7 +7,7 @@ internal sealed class Pull : Pattern
 {
     private readonly FairQueue _in = new();
 
-    public Pull(SocketCore socket)
+    public Pull(IPatternHost socket)
         : base(socket)
     {
     }

@@ -1,5 +1,4 @@
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -8,7 +7,7 @@ internal sealed class Push : Pattern
 {
     private readonly LoadBalancer _out = new();
 
-    public Push(SocketCore socket)
+    public Push(IPatternHost socket)
         : base(socket)
     {
     }

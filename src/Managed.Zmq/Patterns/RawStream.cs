@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -28,7 +27,7 @@ internal sealed class RawStream : Pattern
     private Pipe? _sendPipe;
     private bool _sendInProgress;
 
-    public RawStream(SocketCore socket)
+    public RawStream(IPatternHost socket)
         : base(socket)
     {
         _lookup = _byId.GetAlternateLookup<ReadOnlySpan<byte>>();

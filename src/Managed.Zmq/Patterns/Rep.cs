@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -18,7 +17,7 @@ internal sealed class Rep : Pattern
     private bool _inReply;
     private Pipe? _replyPipe;
 
-    public Rep(SocketCore socket)
+    public Rep(IPatternHost socket)
         : base(socket)
     {
     }

@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -29,7 +28,7 @@ internal sealed class Req : Pattern
     /// <summary>Receive: the correlation id frame of the reply was checked.</summary>
     private bool _idChecked;
 
-    public Req(SocketCore socket)
+    public Req(IPatternHost socket)
         : base(socket)
     {
     }

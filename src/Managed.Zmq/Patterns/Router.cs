@@ -1,6 +1,5 @@
 
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -27,7 +26,7 @@ internal sealed class Router : Pattern
     private Pipe? _sendPipe;
     private bool _sendInProgress;
 
-    public Router(SocketCore socket)
+    public Router(IPatternHost socket)
         : base(socket)
     {
         _lookup = _byId.GetAlternateLookup<ReadOnlySpan<byte>>();

@@ -1,6 +1,5 @@
 using Managed.Zmq.Patterns.Subscriptions;
 using Managed.Zmq.Pipes;
-using Managed.Zmq.Sockets;
 
 namespace Managed.Zmq.Patterns;
 
@@ -30,7 +29,7 @@ internal sealed class Sub : Pattern
     /// <summary>SUB receive: true between frames of a message that passed the filter.</summary>
     private bool _inMessage;
 
-    public Sub(SocketCore socket, bool isXSub)
+    public Sub(IPatternHost socket, bool isXSub)
         : base(socket)
     {
         _isXSub = isXSub;

@@ -1,5 +1,5 @@
 using Managed.Zmq.Buffers;
-using Managed.Zmq.Security;
+using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Pipes;
 

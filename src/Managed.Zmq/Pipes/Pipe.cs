@@ -97,7 +97,7 @@ internal abstract partial class Pipe
     /// The metadata of the connection now serving this pipe (tcp, ipc; null for inproc, which has none in
     /// libzmq either). Set by the engine when a handshake completes, before the pipe is announced.
     /// </summary>
-    public Security.PeerMetadata? Metadata { get; set; }
+    public Wire.PeerMetadata? Metadata { get; set; }
 
     /// <summary>
     /// The connection now serving this pipe, as <see cref="Managed.Zmq.Socket.GetPeers"/> shows it: set by the engine

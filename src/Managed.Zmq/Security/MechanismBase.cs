@@ -269,8 +269,8 @@ internal abstract class MechanismBase : IMechanism
     protected void BecomeReady()
     {
         Debug.Assert(!_errorPending && Status != MechanismStatus.Error, "A failed handshake never completes.");
-        // ZAP's word beats the peer's own READY properties, as in libzmq (PeerMetadata.Merge).
-        var properties = PeerMetadata.Merge(Settings.PeerAddress, _zapReply, _peerProperties);
+        // ZAP's word beats the peer's own READY properties, as in libzmq (PeerPropertyMerge.Merge).
+        var properties = PeerPropertyMerge.Merge(Settings.PeerAddress, _zapReply, _peerProperties);
         string userId = _zapReply?.UserId ?? string.Empty;
 
         PeerMetadata = new PeerMetadata

@@ -15,7 +15,7 @@ namespace Managed.Zmq.Sockets;
 /// the signal blocked calls wait on. Pattern state is touched on the user's thread only; I/O threads
 /// talk to it through <see cref="Enqueue"/>, drained at the start of every socket call.
 /// </summary>
-internal sealed partial class SocketCore : IPipeOwner
+internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSocket
 {
     private readonly ConcurrentQueue<(Pipe Pipe, PipeEventKind Kind)> _events = new();
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
@@ -80,6 +80,8 @@ internal sealed partial class SocketCore : IPipeOwner
     }
 
     public SocketSignal Signal { get; } = new();
+
+    IPeerSignal IInprocSocket.PeerSignal => Signal;
 
     public SocketMonitor Monitor { get; }
 

@@ -1,3 +1,5 @@
+using Managed.Zmq.Inproc;
+
 namespace Managed.Zmq.Sockets;
 
 /// <summary>
@@ -8,7 +10,7 @@ namespace Managed.Zmq.Sockets;
 /// <remarks>
 /// The wait itself, and why no wake-up is lost, is <see cref="WakeSequence"/>'s; this adds the listeners.
 /// </remarks>
-internal sealed class SocketSignal : WakeSequence
+internal sealed class SocketSignal : WakeSequence, IPeerSignal
 {
     /// <summary>
     /// Pollers and async waiters watching this socket. Invoked on every notification while

@@ -1,12 +1,13 @@
 using System.Text;
-using Managed.Zmq.Security.Zap;
 
-namespace Managed.Zmq.Security;
+namespace Managed.Zmq.Wire;
 
 /// <summary>
 /// What a handshake learnt about the peer (RFC 23 §Connection Metadata), merged as libzmq merges it,
 /// and the text <see cref="Message.GetMetadata"/> returns. One immutable instance per connection:
 /// every frame received over the connection points at it, so a receive allocates nothing for it.
+/// The record sits here, under both the security layer that fills it from READY/INITIATE and ZAP and
+/// the pipes that carry it with every frame; building it (parsing, merging) stays in Security.
 /// </summary>
 internal sealed class PeerMetadata
 {
@@ -40,7 +41,7 @@ internal sealed class PeerMetadata
     /// <summary>The ZAP user id (User-Id message property), or empty.</summary>
     public string UserId { get; init; } = string.Empty;
 
-    /// <summary>Every message property, already merged (see <see cref="Merge"/>); names are case-insensitive.</summary>
+    /// <summary>Every message property, already merged (Security's PeerPropertyMerge); names are case-insensitive.</summary>
     public IReadOnlyDictionary<string, byte[]> Properties
     {
         get => _properties;
@@ -80,40 +81,5 @@ internal sealed class PeerMetadata
         }
 
         return null;
-    }
-
-    /// <summary>
-    /// Merges a connection's properties in libzmq 4.3's order, where the first source to name a property
-    /// keeps it: the peer address, then what ZAP said (its user id, then its metadata frame), then what the
-    /// peer sent in READY/INITIATE. So neither the peer nor the ZAP metadata frame can override the address,
-    /// and the peer cannot override what its ZAP handler decided, <c>User-Id</c> included.
-    /// </summary>
-    /// <param name="peerAddress">Empty when the transport has none.</param>
-    /// <param name="zapReply">Null when no ZAP handler was consulted.</param>
-    /// <param name="peerProperties">The peer's own metadata block, names as sent.</param>
-    public static Dictionary<string, byte[]> Merge(string peerAddress, ZapReply? zapReply, IReadOnlyDictionary<string, byte[]> peerProperties)
-    {
-        var merged = new Dictionary<string, byte[]>(StringComparer.OrdinalIgnoreCase);
-        if (peerAddress.Length > 0)
-        {
-            merged.TryAdd(PeerAddressName, Encoding.UTF8.GetBytes(peerAddress));
-        }
-
-        if (zapReply is not null)
-        {
-            // libzmq stores the reply's user id even when empty: zmq_msg_gets then gives "".
-            merged.TryAdd(UserIdName, Encoding.UTF8.GetBytes(zapReply.UserId));
-            foreach (KeyValuePair<string, byte[]> property in zapReply.Metadata)
-            {
-                merged.TryAdd(property.Key, property.Value);
-            }
-        }
-
-        foreach (KeyValuePair<string, byte[]> property in peerProperties)
-        {
-            merged.TryAdd(property.Key, property.Value);
-        }
-
-        return merged;
     }
 }

@@ -1,8 +1,9 @@
 using Managed.Zmq.Inproc;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Sockets;
 
-namespace Managed.Zmq.Sockets;
+namespace Managed.Zmq;
 
 /// <summary>
 /// Builds a <see cref="PeerInfo"/> from a pipe without stopping its traffic: every counter it reads is a

@@ -4,7 +4,7 @@ using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
 
-namespace Managed.Zmq.Sockets;
+namespace Managed.Zmq;
 
 /// <summary>Receives a frame into a <see cref="Message"/>, reusing its buffer where it fits.</summary>
 internal readonly struct MessageSink : IFrameSink

@@ -4,7 +4,7 @@ using Managed.Zmq.Options;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Security.Zap;
 
-namespace Managed.Zmq.Sockets;
+namespace Managed.Zmq;
 
 /// <summary>
 /// Receive into a Message's existing buffer when the frame has the expected size (0.4.x pool API);
