@@ -118,12 +118,15 @@ public sealed partial class Socket
         {
             // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
             // carrying a reference to the write loop, and the free callback is deferred off this thread.
-            var status = _core.Send(message.Content, more, dontWait);
+            var status = _core.Send(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId }, dontWait);
             if (status != SendStatus.Sent)
             {
                 // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
                 ThrowSendFailure(status);
             }
+
+            // A sent message is left empty, its routing id 0 included, as libzmq leaves it.
+            message.SetRoutingId(0);
 
             // A DontWait send must not wait for anything, the deferred callbacks' room included.
             message.ReleaseAfterSend(mayWait: !dontWait);
@@ -137,12 +140,14 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        var result = _core.Send(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more), dontWait);
+        var result = _core.Send(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId }, dontWait);
 
         if (result != SendStatus.Sent)
         {
             ThrowSendFailure(result);
         }
+
+        message.SetRoutingId(0);
 
         message.DetachInto(payload);
         if (payload.ReleaseFromSend(mayWait: !dontWait, out int ticket))
@@ -185,6 +190,7 @@ public sealed partial class Socket
             SendStatus.NotSupported => ZmqConstants.ENOTSUP,
             SendStatus.InvalidState => ZmqConstants.EFSM,
             SendStatus.HostUnreachable => ZmqConstants.EHOSTUNREACH,
+            SendStatus.InvalidArgument => ZmqConstants.EINVAL,
             SendStatus.Terminated => ZmqConstants.ETERM,
             _ => ZmqConstants.ENOTSOCK,
         });

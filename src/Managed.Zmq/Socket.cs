@@ -17,11 +17,11 @@ public sealed partial class Socket : IDisposable
 
     /// <summary>Creates a socket of the given type with libzmq's default options.</summary>
     /// <param name="context">The context that owns the socket.</param>
-    /// <param name="socketType">The socket type (0–11).</param>
+    /// <param name="socketType">The socket type (0–13).</param>
     public Socket(Context context, SocketType socketType)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if ((uint)socketType > (uint)SocketType.Stream)
+        if ((uint)socketType > (uint)SocketType.Client)
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
         }

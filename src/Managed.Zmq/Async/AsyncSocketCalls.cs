@@ -96,6 +96,7 @@ internal static class AsyncSocketCalls
         SendStatus.NotSupported => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSUP),
         SendStatus.InvalidState => ThrowHelper.CreateZmqException(ZmqConstants.EFSM),
         SendStatus.HostUnreachable => ThrowHelper.CreateZmqException(ZmqConstants.EHOSTUNREACH),
+        SendStatus.InvalidArgument => ThrowHelper.CreateZmqException(ZmqConstants.EINVAL),
         SendStatus.Terminated => ThrowHelper.CreateZmqException(ZmqConstants.ETERM),
         _ => ThrowHelper.CreateZmqException(ZmqConstants.ENOTSOCK),
     };

@@ -43,7 +43,7 @@ internal sealed partial class SocketOptions
 
     public SocketOptions(SocketType socketType, bool ipv6Default)
     {
-        Debug.Assert((uint)socketType <= (uint)SocketType.Stream, "The socket validates its type before creating options.");
+        Debug.Assert((uint)socketType <= (uint)SocketType.Client, "The socket validates its type before creating options.");
 
         SocketType = socketType;
         _scalars = OptionTable.CreateDefaultScalars();
