@@ -30,7 +30,7 @@ public sealed partial class Socket
         ThrowIfDisposed();
         var status = data.Length >= ZeroCopyThreshold && data.Length <= MessagePool.MaxBucketSize && !_core.Options.EncryptsFrames
             ? SendLargeCopy(data, flags)
-            : _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+            : _core.SendFromApi(new Pipes.OutboundFrame(data, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
         if (status == SendStatus.Sent)
         {
             return true;
@@ -118,7 +118,7 @@ public sealed partial class Socket
         {
             // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
             // carrying a reference to the write loop, and the free callback is deferred off this thread.
-            var status = _core.Send(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId }, dontWait);
+            var status = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId }, dontWait);
             if (status != SendStatus.Sent)
             {
                 // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
@@ -140,7 +140,7 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        var result = _core.Send(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId }, dontWait);
+        var result = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId }, dontWait);
 
         if (result != SendStatus.Sent)
         {
@@ -168,7 +168,7 @@ public sealed partial class Socket
         var payload = Buffers.HeadroomCopy.Create(data);
         try
         {
-            return _core.Send(new Pipes.OutboundFrame(payload.Span, payload, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
+            return _core.SendFromApi(new Pipes.OutboundFrame(payload.Span, payload, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
         }
         finally
         {

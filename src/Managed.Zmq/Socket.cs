@@ -4,8 +4,10 @@ using Managed.Zmq.Sockets;
 namespace Managed.Zmq;
 
 /// <summary>
-/// A ZeroMQ socket. Not thread-safe: use it from one thread at a time (it may move between threads
-/// when the hand-over is synchronised). Dispose it before its <see cref="Context"/>.
+/// A ZeroMQ socket. The classic types are not thread-safe: use one from one thread at a time (it may move
+/// between threads when the hand-over is synchronised). <see cref="SocketType.Server"/> and
+/// <see cref="SocketType.Client"/>, as in libzmq, take sends, receives and polls from several threads at once
+/// (docs/client-server.md lists what else must not overlap them). Dispose it before its <see cref="Context"/>.
 /// </summary>
 public sealed partial class Socket : IDisposable
 {
