@@ -70,4 +70,16 @@ public sealed class MessageRoutingIdTests
         Assert.Equal(12, (int)SocketType.Server);
         Assert.Equal(13, (int)SocketType.Client);
     }
+
+    [Theory]
+    [InlineData(SocketType.Server, 1)]
+    [InlineData(SocketType.Client, 1)]
+    [InlineData(SocketType.Dealer, 0)]
+    public void ThreadSafeOption_DraftTypes_ReadOne(SocketType type, int expected)
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, type);
+
+        Assert.Equal(expected, socket.GetOption<int>(SocketOption.Thread_Safe));
+    }
 }
