@@ -69,6 +69,22 @@ public sealed class ClientServerInteropTests
         peer.AssertExitsCleanly();
     });
 
+    /// <summary>libzmq's SERVER names itself SERVER in READY; our DEALER refuses it, as libzmq's DEALER would.</summary>
+    [Fact]
+    public Task LibzmqServer_OurDealer_HandshakeRefused() => Deadline.Run(() =>
+    {
+        using var peer = DraftPeer.Start("server", BindEndpoint("tcp"), 1);
+        string endpoint = peer.ReadLine("endpoint ");
+        using var context = new Context();
+        using var dealer = Open(context, SocketType.Dealer);
+        using var monitor = Resilience.MonitorReader.Attach(context, dealer);
+        dealer.Connect(endpoint);
+
+        var failed = monitor.WaitFor((SocketMonitorEvent)Native.LibZmq.ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL);
+
+        Assert.Equal(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA, failed.Value);
+    });
+
     private static string BindEndpoint(string transport) => transport == "tcp"
         ? "tcp://127.0.0.1:*"
         : "ipc://" + Path.Combine(Path.GetTempPath(), "mzq-draft-" + Guid.NewGuid().ToString("N")[..12]);
