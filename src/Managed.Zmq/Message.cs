@@ -32,6 +32,9 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
     /// <summary>MORE flag of the last frame received into this message.</summary>
     private bool _more;
 
+    /// <summary>The SERVER peer this message came from or goes to (RFC 41); 0 for none.</summary>
+    private uint _routingId;
+
     /// <summary>True once <see cref="Dispose"/> ran; the message is then "not initialized".</summary>
     private bool _disposed;
 
@@ -186,6 +189,34 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         {
             EnsureInitialized();
             return _more;
+        }
+    }
+
+    /// <summary>
+    /// Gets or sets the routing id (libzmq's zmq_msg_routing_id and zmq_msg_set_routing_id, RFC 41): a message
+    /// received from a <see cref="SocketType.Server"/> socket holds the id the server gave the peer it came from,
+    /// and a message sent from a server goes to the peer its routing id names. 0, the value of a new message and of
+    /// a message after it was sent, means none; any other received message has 0 too.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The message is disposed.</exception>
+    /// <exception cref="ZmqException">EINVAL when set to 0, as libzmq refuses it.</exception>
+    public uint RoutingId
+    {
+        get
+        {
+            EnsureInitialized();
+            return _routingId;
+        }
+
+        set
+        {
+            EnsureInitialized();
+            if (value == 0)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
+            }
+
+            _routingId = value;
         }
     }
 
@@ -406,6 +437,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         _data = source._data;
         _size = source._size;
         _more = source._more;
+        _routingId = source._routingId;
         _owned = source._owned;
         _ownedCapacity = source._ownedCapacity;
         _freeCallback = source._freeCallback;
@@ -418,6 +450,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         source._data = null;
         source._size = 0;
         source._more = false;
+        source._routingId = 0;
         source._owned = null;
         source._ownedCapacity = 0;
         source._freeCallback = null;
@@ -468,6 +501,9 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         _data = _owned;
         _size = size;
         _more = more;
+
+        // zmq_msg_copy copies the routing id with the rest of the message.
+        _routingId = source._routingId;
 
         // zmq_msg_copy shares the source's metadata, as it is immutable.
         _metadata = source._metadata;

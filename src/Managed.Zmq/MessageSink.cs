@@ -25,6 +25,7 @@ internal readonly struct MessageSink : IFrameSink
         }
 
         _message.SetMore(frame.More);
+        _message.SetRoutingId(frame.RoutingId);
         _message.SetMetadata(frame.Metadata);
     }
 }

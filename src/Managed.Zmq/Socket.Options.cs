@@ -168,7 +168,10 @@ public sealed partial class Socket
             case OptionId.ReceiveMore:
                 return OptionValue.TryWriteInt32Widened(buffer, _core.ReceiveMore ? 1 : 0, out length);
             case OptionId.Events:
-                return OptionValue.TryWriteInt32Widened(buffer, (int)_core.Events, out length);
+                using (_core.EnterGate())
+                {
+                    return OptionValue.TryWriteInt32Widened(buffer, (int)_core.Events, out length);
+                }
             case OptionId.Fd:
                 // An opaque, stable, non-zero value: there is no OS handle to poll (as in Net.Zmq).
                 return OptionValue.TryWriteInt32Widened(buffer, (int)_id, out length);

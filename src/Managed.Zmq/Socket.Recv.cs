@@ -203,7 +203,7 @@ public sealed partial class Socket
     private bool RecvCore<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct
     {
-        var status = _core.Recv(ref sink, dontWait);
+        var status = _core.RecvFromApi(ref sink, dontWait);
         if (status == RecvStatus.Received)
         {
             return true;

@@ -28,7 +28,7 @@ public sealed partial class Socket
         ThrowIfDisposed();
         var status = data.Length >= Tuning.Frames.LargeFrame && data.Length <= MessagePool.MaxBucketSize && !_core.Options.EncryptsFrames
             ? SendLargeCopy(data, flags)
-            : _core.Send(data, (flags & SendFlags.SendMore) != 0, (flags & SendFlags.DontWait) != 0);
+            : _core.SendFromApi(new Pipes.OutboundFrame(data, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
         if (status == SendStatus.Sent)
         {
             return true;
@@ -116,12 +116,15 @@ public sealed partial class Socket
         {
             // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
             // carrying a reference to the write loop, and the free callback is deferred off this thread.
-            var status = _core.Send(message.Content, more, dontWait);
+            var status = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId }, dontWait);
             if (status != SendStatus.Sent)
             {
                 // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
                 StatusErrors.Throw(status);
             }
+
+            // A sent message is left empty, its routing id 0 included, as libzmq leaves it.
+            message.SetRoutingId(0);
 
             // A DontWait send must not wait for anything, the deferred callbacks' room included.
             message.ReleaseAfterSend(mayWait: !dontWait);
@@ -135,12 +138,14 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        var result = _core.Send(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more), dontWait);
+        var result = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId }, dontWait);
 
         if (result != SendStatus.Sent)
         {
             StatusErrors.Throw(result);
         }
+
+        message.SetRoutingId(0);
 
         message.DetachInto(payload);
         if (payload.ReleaseFromSend(mayWait: !dontWait, out int ticket))
@@ -161,7 +166,7 @@ public sealed partial class Socket
         var payload = Buffers.HeadroomCopy.Create(data);
         try
         {
-            return _core.Send(new Pipes.OutboundFrame(payload.Span, payload, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
+            return _core.SendFromApi(new Pipes.OutboundFrame(payload.Span, payload, (flags & SendFlags.SendMore) != 0), (flags & SendFlags.DontWait) != 0);
         }
         finally
         {

@@ -4,8 +4,10 @@ using Managed.Zmq.Sockets;
 namespace Managed.Zmq;
 
 /// <summary>
-/// A ZeroMQ socket. Not thread-safe: use it from one thread at a time (it may move between threads
-/// when the hand-over is synchronised). Dispose it before its <see cref="Context"/>.
+/// A ZeroMQ socket. The classic types are not thread-safe: use one from one thread at a time (it may move
+/// between threads when the hand-over is synchronised). <see cref="SocketType.Server"/> and
+/// <see cref="SocketType.Client"/>, as in libzmq, take sends, receives and polls from several threads at once
+/// (docs/client-server.md lists what else must not overlap them). Dispose it before its <see cref="Context"/>.
 /// </summary>
 public sealed partial class Socket : IDisposable
 {
@@ -17,11 +19,11 @@ public sealed partial class Socket : IDisposable
 
     /// <summary>Creates a socket of the given type with libzmq's default options.</summary>
     /// <param name="context">The context that owns the socket.</param>
-    /// <param name="socketType">The socket type (0–11).</param>
+    /// <param name="socketType">The socket type (0–13).</param>
     public Socket(Context context, SocketType socketType)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if ((uint)socketType > (uint)SocketType.Stream)
+        if ((uint)socketType > (uint)SocketType.Client)
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
         }

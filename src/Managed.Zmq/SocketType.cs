@@ -1,6 +1,6 @@
 namespace Managed.Zmq;
 
-/// <summary>The classic ZeroMQ socket types, numbered as libzmq numbers them.</summary>
+/// <summary>The ZeroMQ socket types, numbered as libzmq numbers them: the classic types, then the draft (RFC 41) ones.</summary>
 public enum SocketType
 {
     /// <summary>Exclusive pair: exactly one peer (RFC 31).</summary>
@@ -27,4 +27,15 @@ public enum SocketType
     XSub = 10,
     /// <summary>Raw TCP stream addressed by connection id.</summary>
     Stream = 11,
+    /// <summary>
+    /// Server (RFC 41, a libzmq draft type, ZMQ_SERVER): fair-queued receive of single-part messages, each stamped
+    /// with the sending peer's <see cref="Message.RoutingId"/>; a reply is sent as a <see cref="Message"/> carrying it.
+    /// Talks to <see cref="Client"/> peers only.
+    /// </summary>
+    Server = 12,
+    /// <summary>
+    /// Client (RFC 41, a libzmq draft type, ZMQ_CLIENT): round-robin send and fair-queued receive of single-part
+    /// messages. Talks to <see cref="Server"/> peers only.
+    /// </summary>
+    Client = 13,
 }

@@ -19,7 +19,7 @@ internal static class AsyncSocketCalls
     public static bool TrySend(SocketCore core, ReadOnlySpan<byte> frame, bool more)
     {
         ThrowIfClosed(core);
-        var status = core.Send(frame, more, dontWait: true);
+        var status = core.SendFromApi(new OutboundFrame(frame, more), dontWait: true);
         if (status == SendStatus.Sent)
         {
             return true;
@@ -40,7 +40,7 @@ internal static class AsyncSocketCalls
     public static void SendRemaining(SocketCore core, ReadOnlySpan<byte> frame, bool more)
     {
         ThrowIfClosed(core);
-        var status = core.Send(frame, more, dontWait: false);
+        var status = core.SendFromApi(new OutboundFrame(frame, more), dontWait: false);
         if (status != SendStatus.Sent)
         {
             throw StatusErrors.Create(status);
@@ -55,7 +55,7 @@ internal static class AsyncSocketCalls
         where TSink : IFrameSink, allows ref struct
     {
         ThrowIfClosed(core);
-        var status = core.Recv(ref sink, dontWait: true);
+        var status = core.RecvFromApi(ref sink, dontWait: true);
         if (status == RecvStatus.Received)
         {
             return true;
@@ -74,7 +74,7 @@ internal static class AsyncSocketCalls
         where TSink : IFrameSink, allows ref struct
     {
         ThrowIfClosed(core);
-        var status = core.Recv(ref sink, dontWait: false);
+        var status = core.RecvFromApi(ref sink, dontWait: false);
         if (status != RecvStatus.Received)
         {
             throw StatusErrors.Create(status);

@@ -44,11 +44,14 @@ internal sealed partial class SocketOptions
 
     public SocketOptions(SocketType socketType, bool ipv6Default)
     {
-        Debug.Assert((uint)socketType <= (uint)SocketType.Stream, "The socket validates its type before creating options.");
+        Debug.Assert((uint)socketType <= (uint)SocketType.Client, "The socket validates its type before creating options.");
 
         SocketType = socketType;
         _scalars = OptionTable.CreateDefaultScalars();
         _scalars[OptionId.Type] = (int)socketType;
+
+        // libzmq's ZMQ_THREAD_SAFE: 1 for the draft types several threads may use at once (SERVER, CLIENT).
+        _scalars[OptionId.ThreadSafe] = socketType is SocketType.Server or SocketType.Client ? 1 : 0;
         _scalars[OptionId.Ipv6] = ipv6Default ? 1 : 0;
 
         _blobs = new byte[]?[OptionTable.BlobSlotCount];

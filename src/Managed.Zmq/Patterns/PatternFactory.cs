@@ -19,6 +19,8 @@ internal static class PatternFactory
         SocketType.Pull => new Pull(socket),
         SocketType.Router => new Router(socket),
         SocketType.Stream => new RawStream(socket),
+        SocketType.Server => new Server(socket),
+        SocketType.Client => new Client(socket),
         _ => throw new ArgumentOutOfRangeException(nameof(socketType)),
     };
 }

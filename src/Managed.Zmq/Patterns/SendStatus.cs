@@ -9,6 +9,9 @@ internal enum SendStatus
     InvalidState,
     HostUnreachable,
 
+    /// <summary>The message is not one the socket type can send (a multipart message on SERVER or CLIENT: EINVAL).</summary>
+    InvalidArgument,
+
     /// <summary>The context was shut down (ETERM).</summary>
     Terminated,
 

@@ -47,8 +47,17 @@ internal readonly ref struct InboundFrame
     /// <summary>The carrier's own bookkeeping: what consuming the frame moves its queue on by.</summary>
     internal int CarrierLength { get; }
 
+    /// <summary>
+    /// The routing id of the peer a SERVER received the frame from (RFC 41; libzmq's zmq_msg_routing_id), which a
+    /// receive into a Message hands over; 0 for every other frame.
+    /// </summary>
+    public uint RoutingId { get; init; }
+
     /// <summary>The same frame with other flags (a pattern passing it on as a single frame).</summary>
-    public InboundFrame WithFlags(FrameFlags flags) => new(Body, flags, Metadata, CarrierLength, _payloadOwner);
+    public InboundFrame WithFlags(FrameFlags flags) => new(Body, flags, Metadata, CarrierLength, _payloadOwner) { RoutingId = RoutingId };
+
+    /// <summary>The same frame stamped with the routing id of the pipe it came through (SERVER).</summary>
+    public InboundFrame WithRoutingId(uint routingId) => new(Body, Flags, Metadata, CarrierLength, _payloadOwner) { RoutingId = routingId };
 
     /// <summary>
     /// For a receive into a Message: the pooled buffer of this large frame, which the caller then owns

@@ -41,5 +41,11 @@ internal readonly ref struct OutboundFrame
     public int Length => Bytes.Length;
 
     /// <summary>The same frame with another MORE flag.</summary>
-    public OutboundFrame WithMore(bool more) => new(Bytes, Payload, more);
+    public OutboundFrame WithMore(bool more) => new(Bytes, Payload, more) { RoutingId = RoutingId };
+
+    /// <summary>
+    /// The peer a SERVER sends the frame to (RFC 41; libzmq's zmq_msg_routing_id): a Message's routing id, 0 for
+    /// frames sent from spans or by other socket types. Pipes never carry it: it names the pipe, it is not data.
+    /// </summary>
+    public uint RoutingId { get; init; }
 }

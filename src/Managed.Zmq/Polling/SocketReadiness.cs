@@ -37,6 +37,9 @@ internal static class SocketReadiness
         }
 
         var ready = PollEvents.None;
+
+        // A thread-safe type's pattern may be in use by another thread's Send or Recv.
+        using var gate = core.EnterGate();
         if ((requested & PollEvents.In) != 0 && core.Pattern.CanReceive)
         {
             ready |= PollEvents.In;

@@ -33,6 +33,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         SocketType = socketType;
         Options = new SocketOptions(socketType, context.Ipv6Default);
         Pattern = PatternFactory.Create(this, socketType);
+        _gate = IsThreadSafeType(socketType) ? new Lock() : null;
         IsRaw = socketType == SocketType.Stream;
         Meters = new SocketMeters(socketType);
         Monitor = new SocketMonitor(Meters.TypeName);
@@ -110,6 +111,22 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
 
     /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
     public void ProcessEvents()
+    {
+        if (_gate is not null)
+        {
+            // A thread-safe type: pipes attach and detach under the gate its sends and receives hold.
+            lock (_gate)
+            {
+                ApplyPendingEvents();
+            }
+
+            return;
+        }
+
+        ApplyPendingEvents();
+    }
+
+    private void ApplyPendingEvents()
     {
         if (_draining.Count > 0)
         {

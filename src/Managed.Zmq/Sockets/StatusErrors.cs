@@ -18,6 +18,7 @@ internal static class StatusErrors
         SendStatus.NotSupported => ZmqConstants.ENOTSUP,
         SendStatus.InvalidState => ZmqConstants.EFSM,
         SendStatus.HostUnreachable => ZmqConstants.EHOSTUNREACH,
+        SendStatus.InvalidArgument => ZmqConstants.EINVAL,
         SendStatus.Terminated => ZmqConstants.ETERM,
         _ => ZmqConstants.ENOTSOCK,
     };

@@ -18,19 +18,22 @@ internal static class ZmtpSocketTypes
         SocketType.Push => "PUSH"u8,
         SocketType.XPub => "XPUB"u8,
         SocketType.XSub => "XSUB"u8,
+        SocketType.Server => "SERVER"u8,
+        SocketType.Client => "CLIENT"u8,
         _ => default,
     };
 
     /// <summary>Maps a received Socket-Type value to a socket type.</summary>
     /// <remarks>
     /// The match is exact and case-sensitive, as libzmq's is (docs/libzmq-behaviour.md L6): a value such as "dealer" is
-    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types.
+    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types but SERVER and CLIENT (RFC 41).
     /// </remarks>
     public static bool TryParseName(ReadOnlySpan<byte> name, out SocketType type)
     {
-        for (var candidate = SocketType.Pair; candidate <= SocketType.XSub; candidate++)
+        for (var candidate = SocketType.Pair; candidate <= SocketType.Client; candidate++)
         {
-            if (name.SequenceEqual(GetName(candidate)))
+            var known = GetName(candidate);
+            if (!known.IsEmpty && name.SequenceEqual(known))
             {
                 type = candidate;
                 return true;
@@ -42,7 +45,8 @@ internal static class ZmtpSocketTypes
     }
 
     /// <summary>True when a <paramref name="local"/> socket may talk to a peer announcing <paramref name="peer"/>.</summary>
-    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs; the relation is symmetric.</remarks>
+    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER (libzmq accepts no other
+    /// peer for either); the relation is symmetric.</remarks>
     public static bool AreCompatible(SocketType local, SocketType peer) => local switch
     {
         SocketType.Req => peer is SocketType.Rep or SocketType.Router,
@@ -54,6 +58,8 @@ internal static class ZmtpSocketTypes
         SocketType.Push => peer is SocketType.Pull,
         SocketType.Pull => peer is SocketType.Push,
         SocketType.Pair => peer is SocketType.Pair,
+        SocketType.Server => peer is SocketType.Client,
+        SocketType.Client => peer is SocketType.Server,
         _ => false,
     };
 

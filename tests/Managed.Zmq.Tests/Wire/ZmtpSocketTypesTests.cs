@@ -34,6 +34,8 @@ public sealed class ZmtpSocketTypesTests
     [InlineData(9, "XPUB")]
     [InlineData(10, "XSUB")]
     [InlineData(11, "")]
+    [InlineData(12, "SERVER")]
+    [InlineData(13, "CLIENT")]
     public void GetName_Type_UpperCaseName(int type, string expected)
     {
         Assert.Equal(expected, System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)type)));
@@ -42,7 +44,7 @@ public sealed class ZmtpSocketTypesTests
     [Fact]
     public void TryParseName_EveryName_RoundTrips()
     {
-        for (var type = SocketType.Pair; type <= SocketType.XSub; type++)
+        foreach (var type in Enum.GetValues<SocketType>().Where(t => t != SocketType.Stream))
         {
             Assert.True(ZmtpSocketTypes.TryParseName(ZmtpSocketTypes.GetName(type), out SocketType parsed));
             Assert.Equal(type, parsed);
@@ -56,15 +58,29 @@ public sealed class ZmtpSocketTypesTests
     [InlineData("DEALER ")]
     [InlineData("DEALE")]
     [InlineData("STREAM")]
-    [InlineData("CLIENT")]
-    [InlineData("SERVER")]
+    [InlineData("client")]
     [InlineData("RADIO")]
     [InlineData("DISH")]
     [InlineData("PEER")]
     [InlineData("CHANNEL")]
-    public void TryParseName_NotAnExactClassicName_ReturnsFalse(string name)
+    public void TryParseName_NotAnExactKnownName_ReturnsFalse(string name)
     {
         Assert.False(ZmtpSocketTypes.TryParseName(System.Text.Encoding.ASCII.GetBytes(name), out _));
+    }
+
+    /// <summary>RFC 41: CLIENT and SERVER talk only to each other; libzmq's check_socket_type accepts no other pair.</summary>
+    [Fact]
+    public void AreCompatible_DraftClientServer_OnlyWithEachOther()
+    {
+        foreach (var local in new[] { SocketType.Server, SocketType.Client })
+        {
+            foreach (var peer in Enum.GetValues<SocketType>())
+            {
+                bool expected = (local, peer) is (SocketType.Server, SocketType.Client) or (SocketType.Client, SocketType.Server);
+                Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(local, peer));
+                Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(peer, local));
+            }
+        }
     }
 
     [Fact]
