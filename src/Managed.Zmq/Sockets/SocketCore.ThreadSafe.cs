@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Pipes;
 
@@ -25,10 +26,12 @@ internal sealed partial class SocketCore
     }
 
     /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public SendStatus SendFromApi(in OutboundFrame frame, bool dontWait) =>
         _gate is null ? Send(frame, dontWait) : SendShared(frame, dontWait);
 
     /// <summary>The public API's receive: <see cref="Recv{TSink}(ref TSink, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public RecvStatus RecvFromApi<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct =>
         _gate is null ? Recv(ref sink, dontWait) : RecvShared(ref sink, dontWait);

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Collections.Concurrent;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
@@ -114,25 +115,39 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
     {
         if (_gate is not null)
         {
-            // A thread-safe type: pipes attach and detach under the gate its sends and receives hold.
-            lock (_gate)
-            {
-                ApplyPendingEvents();
-            }
-
+            ProcessEventsUnderGate();
             return;
         }
 
-        ApplyPendingEvents();
-    }
-
-    private void ApplyPendingEvents()
-    {
         if (_draining.Count > 0)
         {
             DetachDrained();
         }
 
+        if (Volatile.Read(ref _pendingEvents) != 0)
+        {
+            ApplyPendingEvents();
+        }
+    }
+
+    /// <summary>A thread-safe type: pipes attach and detach under the gate its sends and receives hold.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ProcessEventsUnderGate()
+    {
+        lock (_gate!)
+        {
+            if (_draining.Count > 0)
+            {
+                DetachDrained();
+            }
+
+            ApplyPendingEvents();
+        }
+    }
+
+    /// <summary>Applies the attach/detach news queued by other threads.</summary>
+    private void ApplyPendingEvents()
+    {
         if (Volatile.Read(ref _pendingEvents) == 0)
         {
             return;
