@@ -8,7 +8,7 @@ namespace Managed.Zmq.Buffers;
 /// </summary>
 /// <remarks>
 /// Reading a thread-static field is not free here: the runtime lives in a shared library, so every read calls
-/// <c>__tls_get_addr</c> (about 3 ns, measured with <c>DOTNET_JitDisasm</c> and perf). A rent, a send and a dispose
+/// <c>__tls_get_addr</c> (seen with <c>DOTNET_JitDisasm</c> and perf). A rent, a send and a dispose
 /// used to read six of them (pool caches, guard cache, guard count, each on the way in and out), which was half the
 /// cost of <c>MessagePool.Rent(64).Dispose()</c>. One holder read once per operation, and passed along, costs one.
 /// </remarks>
