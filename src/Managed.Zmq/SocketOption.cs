@@ -239,7 +239,7 @@ public enum SocketOption
     /// <remarks>Accessor type: bytes. Access: write-only [ROUTER, STREAM].</remarks>
     Connect_Routing_Id = 61,
 
-    /// <summary>GSSAPI is not available: EINVAL on get and set (LZ, as in a libzmq build without GSSAPI).</summary>
+    /// <summary>GSSAPI is not available: EINVAL on get and set, as in a libzmq build without GSSAPI (docs/limitations.md).</summary>
     /// <remarks>Accessor type: int.</remarks>
     Gssapi_Server = 62,
 

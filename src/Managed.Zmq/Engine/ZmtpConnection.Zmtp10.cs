@@ -152,7 +152,7 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Sends queued frames (whole, none external) as RFC 13 frames: a SUBSCRIBE or CANCEL command becomes a
-    /// 0x01/0x00-prefixed message, as libzmq's 1.0 encoder writes it (docs/libzmq-behaviour.md L12, L25); any other
+    /// 0x01/0x00-prefixed message, as libzmq's 1.0 encoder writes it (docs/libzmq-behaviour.md L12 and docs/libzmq-behaviour.md L25); any other
     /// command has no 1.0 form and is dropped.
     /// </summary>
     private async ValueTask SendZmtp10FramesAsync(ReadOnlyMemory<byte> frames)

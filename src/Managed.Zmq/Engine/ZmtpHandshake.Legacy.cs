@@ -4,7 +4,7 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Engine;
 
 /// <summary>
-/// The handshakes with peers older than ZMTP 3.0, as libzmq 4.3 serves them (docs/libzmq-behaviour.md L2, L3, L25):
+/// The handshakes with peers older than ZMTP 3.0, as libzmq 4.3 serves them (docs/libzmq-behaviour.md L2, docs/libzmq-behaviour.md L3 and docs/libzmq-behaviour.md L25):
 /// no mechanism and no commands, each side's first frame is its identity, and nothing at all when our socket uses
 /// security or ZAP, since such a peer cannot authenticate. libzmq then closes with DISCONNECTED alone, and so do we.
 /// </summary>

@@ -57,7 +57,7 @@ internal sealed partial class ZmtpHandshake
     {
         var mechanismSettings = _settings.Mechanism;
         var greeting = new byte[ZmtpGreeting.Length];
-        // docs/libzmq-behaviour.md L1/L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
+        // docs/libzmq-behaviour.md L1 and docs/libzmq-behaviour.md L5: libzmq always sends as-server 0 and never reads it (roles come from local options),
         // so we send 0 too: byte-for-byte the greeting a libzmq peer would send.
         ZmtpGreeting.Write(greeting, mechanismSettings.Mechanism, asServer: false, mechanismSettings.RoutingId.Length);
 

@@ -171,7 +171,7 @@ internal abstract class MechanismBase : IMechanism
             return;
         }
 
-        // RFC 27 §Message Format and docs/libzmq-behaviour.md L7/L8/L9: a refusal is HANDSHAKE_FAILED_AUTH with the status.
+        // RFC 27 §Message Format and docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L8 and docs/libzmq-behaviour.md L9: a refusal is HANDSHAKE_FAILED_AUTH with the status.
         // libzmq tells the peer with ERROR "400" or "500", and says nothing for the temporary "300".
         var error = MechanismError.Auth(reply.StatusCode);
         if (reply.StatusCode == 300)

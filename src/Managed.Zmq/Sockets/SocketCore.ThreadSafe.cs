@@ -38,82 +38,82 @@ internal sealed partial class SocketCore
 
     private SendStatus SendShared(in OutboundFrame frame, bool dontWait)
     {
-        long deadline = 0;
-        while (true)
+        var status = SendOnceUnderGate(frame);
+        int timeout = Options.SendTimeout;
+        if (status != SendStatus.WouldBlock || dontWait || timeout == 0)
         {
-            // Registered as a waiter before the attempt: a notification between the attempt and the wait is not lost.
-            int sequence = Signal.BeginWait();
-            try
-            {
-                SendStatus status;
-                lock (_gate!)
-                {
-                    status = Send(frame, dontWait: true);
-                }
+            return status;
+        }
 
-                if (status != SendStatus.WouldBlock || dontWait || !TryDeadline(Options.SendTimeout, ref deadline))
+        // No spinning: other threads share the gate. The retry after each Next runs registered, so a wake that
+        // lands between the attempt and the park is not lost.
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        try
+        {
+            while (wait.Next())
+            {
+                status = SendOnceUnderGate(frame);
+                if (status != SendStatus.WouldBlock)
                 {
                     return status;
                 }
-
-                if (!Signal.Wait(sequence, deadline))
-                {
-                    return SendStatus.WouldBlock;
-                }
-            }
-            finally
-            {
-                Signal.EndWait();
             }
         }
+        finally
+        {
+            wait.Dispose();
+        }
+
+        return status;
     }
 
     private RecvStatus RecvShared<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct
     {
-        long deadline = 0;
-        while (true)
+        var status = RecvOnceUnderGate(ref sink);
+        int timeout = Options.ReceiveTimeout;
+        if (status != RecvStatus.WouldBlock || dontWait || timeout == 0)
         {
-            int sequence = Signal.BeginWait();
-            try
-            {
-                RecvStatus status;
-                lock (_gate!)
-                {
-                    status = Recv(ref sink, dontWait: true);
-                }
+            return status;
+        }
 
-                if (status != RecvStatus.WouldBlock || dontWait || !TryDeadline(Options.ReceiveTimeout, ref deadline))
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        try
+        {
+            while (wait.Next())
+            {
+                status = RecvOnceUnderGate(ref sink);
+                if (status != RecvStatus.WouldBlock)
                 {
                     return status;
                 }
+            }
+        }
+        finally
+        {
+            wait.Dispose();
+        }
 
-                if (!Signal.Wait(sequence, deadline))
-                {
-                    return RecvStatus.WouldBlock;
-                }
-            }
-            finally
-            {
-                Signal.EndWait();
-            }
+        return status;
+    }
+
+    /// <summary>One non-blocking attempt, the gate held only for it (released while the caller waits).</summary>
+    private SendStatus SendOnceUnderGate(in OutboundFrame frame)
+    {
+        lock (_gate!)
+        {
+            return Send(frame, dontWait: true);
         }
     }
 
-    /// <summary>Sets the deadline of a blocking call on its first wait; false when the timeout is 0 (do not wait).</summary>
-    private static bool TryDeadline(int timeout, ref long deadline)
+    /// <summary>One non-blocking attempt, the gate held only for it (released while the caller waits).</summary>
+    private RecvStatus RecvOnceUnderGate<TSink>(ref TSink sink)
+        where TSink : IFrameSink, allows ref struct
     {
-        if (timeout == 0)
+        lock (_gate!)
         {
-            return false;
+            return Recv(ref sink, dontWait: true);
         }
-
-        if (deadline == 0)
-        {
-            deadline = timeout < 0 ? long.MaxValue : Environment.TickCount64 + timeout;
-        }
-
-        return true;
     }
 
     /// <summary>Leaves the gate entered by <see cref="EnterGate"/>.</summary>

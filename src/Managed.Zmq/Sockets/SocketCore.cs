@@ -119,15 +119,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
             return;
         }
 
-        if (_draining.Count > 0)
-        {
-            DetachDrained();
-        }
-
-        if (Volatile.Read(ref _pendingEvents) != 0)
-        {
-            ApplyPendingEvents();
-        }
+        ApplyPendingEvents();
     }
 
     /// <summary>A thread-safe type: pipes attach and detach under the gate its sends and receives hold.</summary>
@@ -136,18 +128,18 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
     {
         lock (_gate!)
         {
-            if (_draining.Count > 0)
-            {
-                DetachDrained();
-            }
-
             ApplyPendingEvents();
         }
     }
 
-    /// <summary>Applies the attach/detach news queued by other threads.</summary>
+    /// <summary>Detaches drained pipes and applies the attach/detach news queued by other threads.</summary>
     private void ApplyPendingEvents()
     {
+        if (_draining.Count > 0)
+        {
+            DetachDrained();
+        }
+
         if (Volatile.Read(ref _pendingEvents) == 0)
         {
             return;

@@ -13,7 +13,7 @@ internal static class ZmtpLegacy
 
     /// <summary>
     /// The revision octet of a versioned ZMTP 1.0 greeting: a 12-octet greeting as ZMTP 2.0's, then RFC 13 framing
-    /// (docs/libzmq-behaviour.md L2, L25).
+    /// (docs/libzmq-behaviour.md L2 and docs/libzmq-behaviour.md L25).
     /// </summary>
     public const byte Zmtp10Revision = 0;
 
