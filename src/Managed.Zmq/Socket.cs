@@ -23,7 +23,7 @@ public sealed partial class Socket : IDisposable
     public Socket(Context context, SocketType socketType)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if ((uint)socketType > (uint)SocketType.Client)
+        if (!SocketTypeFacts.IsSupported(socketType))
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
         }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Managed.Zmq.Buffers;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Options;
@@ -44,14 +45,14 @@ internal sealed partial class SocketOptions
 
     public SocketOptions(SocketType socketType, bool ipv6Default)
     {
-        Debug.Assert((uint)socketType <= (uint)SocketType.Client, "The socket validates its type before creating options.");
+        Debug.Assert(SocketTypeFacts.IsSupported(socketType), "The socket validates its type before creating options.");
 
         SocketType = socketType;
         _scalars = OptionTable.CreateDefaultScalars();
         _scalars[OptionId.Type] = (int)socketType;
 
-        // libzmq's ZMQ_THREAD_SAFE: 1 for the draft types several threads may use at once (SERVER, CLIENT).
-        _scalars[OptionId.ThreadSafe] = socketType is SocketType.Server or SocketType.Client ? 1 : 0;
+        // libzmq's ZMQ_THREAD_SAFE: 1 for the draft types several threads may use at once.
+        _scalars[OptionId.ThreadSafe] = SocketTypeFacts.IsThreadSafe(socketType) ? 1 : 0;
         _scalars[OptionId.Ipv6] = ipv6Default ? 1 : 0;
 
         _blobs = new byte[]?[OptionTable.BlobSlotCount];

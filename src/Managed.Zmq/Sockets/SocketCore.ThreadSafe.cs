@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Pipes;
 
@@ -16,7 +17,7 @@ internal sealed partial class SocketCore
     private readonly Lock? _gate;
 
     /// <summary>True for the types several threads may use at once (libzmq: SERVER, CLIENT and the other draft types).</summary>
-    public static bool IsThreadSafeType(SocketType socketType) => socketType is SocketType.Server or SocketType.Client;
+    public static bool IsThreadSafeType(SocketType socketType) => SocketTypeFacts.IsThreadSafe(socketType);
 
     /// <summary>Enters the gate of a thread-safe socket (re-entrant); a no-op for the classic types.</summary>
     public GateScope EnterGate()
