@@ -89,8 +89,9 @@ internal static class Secure
 }
 
 /// <summary>
-/// A secured link between our socket and a libzmq socket over <c>tcp://127.0.0.1</c> on an
-/// ephemeral port. The security server and client are chosen by <see cref="OurRole"/>, the binder
+/// A secured link between our socket and a libzmq socket over tcp on an ephemeral port of
+/// <see cref="PrivateLoopback"/>, where no other test process's reconnecting socket can turn into a
+/// second client (a NULL server would hand it to ZAP and count one more request). The security server and client are chosen by <see cref="OurRole"/>, the binder
 /// by <see cref="Topology"/>, independently. Monitors on both sockets start before bind/connect,
 /// and the ZAP handler (if any) is bound on the server's side before anything connects.
 /// </summary>
@@ -117,7 +118,7 @@ internal sealed class SecureLink : IDisposable
             var serverIsOurs = role == OurRole.Server;
             var oursBinds = topology == Topology.ManagedBinds;
             var (binder, connector) = serverIsOurs == oursBinds ? (Server, Client) : (Client, Server);
-            Endpoint = binder.BindEphemeral();
+            Endpoint = binder.Bind(PrivateLoopback.EphemeralTcp);
             Connector = connector;
             connector.Connect(Endpoint);
         }
