@@ -195,6 +195,44 @@ public sealed class ScatterGatherTests : TransportSockets
         Assert.Equal(1, socket.GetOption<int>(SocketOption.Thread_Safe));
     }
 
+    /// <summary>Their numbers lie past bit 15 of an option row's socket-type mask: every general option still applies.</summary>
+    [Theory]
+    [InlineData(SocketType.Scatter)]
+    [InlineData(SocketType.Gather)]
+    [InlineData(SocketType.Channel)]
+    public void SetOption_GeneralOptions_AcceptedAndReadBack(SocketType type)
+    {
+        var socket = Create(type);
+
+        socket.SetOption(SocketOption.Sndhwm, 7);
+        socket.SetOption(SocketOption.Rcvhwm, 9);
+        socket.SetOption(SocketOption.Conflate, 1);
+
+        Assert.Equal(7, socket.GetOption<int>(SocketOption.Sndhwm));
+        Assert.Equal(9, socket.GetOption<int>(SocketOption.Rcvhwm));
+        Assert.Equal(1, socket.GetOption<int>(SocketOption.Conflate));
+        AssertZmqError(ZmqConstants.EINVAL, () => socket.SetOption(SocketOption.Subscribe, "x"u8.ToArray()));
+    }
+
+    /// <summary>libzmq applies ZMQ_CONFLATE to DEALER, PULL, PUSH, PUB and SUB only: a GATHER keeps every message.</summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Inproc)]
+    public void Gather_Conflate_EveryMessageStillDelivered(Transport transport)
+    {
+        var gather = Create(SocketType.Gather);
+        gather.SetOption(SocketOption.Conflate, 1);
+        var scatter = Create(SocketType.Scatter);
+        scatter.SetOption(SocketOption.Conflate, 1);
+        scatter.Connect(TestEndpoint.Bind(gather, transport, "gather"));
+
+        for (int i = 0; i < 3; i++)
+        {
+            scatter.Send($"m{i}");
+        }
+
+        Assert.Equal(["m0", "m1", "m2"], new[] { gather.RecvString(), gather.RecvString(), gather.RecvString() });
+    }
+
     [Fact]
     public void SocketType_ScatterGatherChannel_HaveLibzmqNumbers()
     {
