@@ -22,6 +22,7 @@ public sealed class ScatterGatherInteropTests
     [InlineData("ipc", true)]
     [InlineData("ipc", false)]
     [InlineData("ws", true)]
+    [InlineData("ws", false)]
     public Task OurScatter_LibzmqGather_EveryMessageInOrder(string transport, bool oursBinds) => Deadline.Run(() =>
     {
         using var theirContext = new DraftContext();
@@ -49,6 +50,7 @@ public sealed class ScatterGatherInteropTests
     [InlineData("ipc", true)]
     [InlineData("ipc", false)]
     [InlineData("ws", true)]
+    [InlineData("ws", false)]
     public Task LibzmqScatter_OurGather_EveryMessageInOrder(string transport, bool oursBinds) => Deadline.Run(() =>
     {
         using var theirContext = new DraftContext();
