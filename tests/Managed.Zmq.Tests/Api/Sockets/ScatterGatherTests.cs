@@ -158,6 +158,29 @@ public sealed class ScatterGatherTests : TransportSockets
         Assert.Equal(0, gather.GetOption<int>(SocketOption.Events));
     }
 
+    /// <summary>A Poller takes the thread-safe types as any other (libzmq's zmq_poll serves them through its poller).</summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc, Transport.Inproc, Transport.Ws)]
+    public void Poller_GatherAndChannel_ReportReadableOnceAMessageIsQueued(Transport transport)
+    {
+        var (scatter, gather) = Connect(transport, scatterBinds: true);
+        var channel = Create(SocketType.Channel);
+        var channelPeer = Create(SocketType.Channel);
+        channelPeer.Connect(TestEndpoint.Bind(channel, transport, "channel"));
+        using var poller = new Poller(2);
+        poller.Add(gather, PollEvents.In);
+        poller.Add(channel, PollEvents.In);
+
+        Assert.Equal(0, poller.Poll(0));
+        scatter.Send("to gather");
+        channelPeer.Send("to channel");
+        Eventually.True(() => poller.Poll(0) == 2, "the Poller never reported both sockets readable");
+
+        Assert.Equal("to gather", gather.RecvString());
+        Assert.Equal("to channel", channel.RecvString());
+        Assert.Equal(0, poller.Poll(0));
+    }
+
     /// <summary>
     /// RFC 49: GATHER discards every part of a multipart message; libzmq's gather_t drops it whole and keeps the
     /// connection. A raw ZMTP peer plays SCATTER, since no SCATTER sends multipart.
