@@ -38,4 +38,19 @@ public enum SocketType
     /// messages. Talks to <see cref="Server"/> peers only.
     /// </summary>
     Client = 13,
+    /// <summary>
+    /// Gather (RFC 49, a libzmq draft type, ZMQ_GATHER): fair-queued receive of single-part messages from
+    /// <see cref="Scatter"/> peers, as PULL but thread-safe; it cannot send. A multipart message from a peer is dropped.
+    /// </summary>
+    Gather = 16,
+    /// <summary>
+    /// Scatter (RFC 49, a libzmq draft type, ZMQ_SCATTER): round-robin send of single-part messages to
+    /// <see cref="Gather"/> peers, as PUSH but thread-safe; it cannot receive.
+    /// </summary>
+    Scatter = 17,
+    /// <summary>
+    /// Channel (RFC 52, a libzmq draft type, ZMQ_CHANNEL): single-part messages both ways with exactly one
+    /// <see cref="Channel"/> peer, as PAIR but thread-safe.
+    /// </summary>
+    Channel = 20,
 }

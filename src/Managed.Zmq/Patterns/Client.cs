@@ -31,17 +31,7 @@ internal sealed class Client : Pattern
 
     public override SendStatus Send(in OutboundFrame frame) => frame.More ? SendStatus.InvalidArgument : _out.Send(frame);
 
-    public override RecvStatus Recv<TSink>(ref TSink sink)
-    {
-        if (!SingleFrameQueue.TryPeek(_in, out var pipe, out var frame))
-        {
-            return RecvStatus.WouldBlock;
-        }
-
-        sink.Deliver(frame);
-        _in.Consume(pipe, frame);
-        return RecvStatus.Received;
-    }
+    public override RecvStatus Recv<TSink>(ref TSink sink) => SingleFrameQueue.Receive(_in, ref sink);
 
     public override bool CanReceive => SingleFrameQueue.TryPeek(_in, out _, out _);
 

@@ -3,8 +3,9 @@ using Managed.Zmq.Pipes;
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// The receive side SERVER and CLIENT share (RFC 41): a fair queue that delivers single-part messages only. A
-/// multipart message from a peer is dropped whole, as libzmq drops it, before the next message is looked at.
+/// The receive side of the thread-safe types (SERVER and CLIENT, RFC 41; GATHER, RFC 49; CHANNEL, RFC 52): a fair
+/// queue that delivers single-part messages only. A multipart message from a peer is dropped whole, as libzmq drops
+/// it, before the next message is looked at; the connection stays up.
 /// </summary>
 internal static class SingleFrameQueue
 {
@@ -27,5 +28,19 @@ internal static class SingleFrameQueue
         }
 
         return false;
+    }
+
+    /// <summary>Delivers the next single-part message as it lies (CLIENT, GATHER, CHANNEL; SERVER stamps its routing id).</summary>
+    public static RecvStatus Receive<TSink>(FairQueue queue, ref TSink sink)
+        where TSink : IFrameSink, allows ref struct
+    {
+        if (!TryPeek(queue, out var pipe, out var frame))
+        {
+            return RecvStatus.WouldBlock;
+        }
+
+        sink.Deliver(frame);
+        queue.Consume(pipe, frame);
+        return RecvStatus.Received;
     }
 }

@@ -36,6 +36,9 @@ public sealed class ZmtpSocketTypesTests
     [InlineData(11, "")]
     [InlineData(12, "SERVER")]
     [InlineData(13, "CLIENT")]
+    [InlineData(16, "GATHER")]
+    [InlineData(17, "SCATTER")]
+    [InlineData(20, "CHANNEL")]
     public void GetName_Type_UpperCaseName(int type, string expected)
     {
         Assert.Equal(expected, System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)type)));
@@ -62,7 +65,8 @@ public sealed class ZmtpSocketTypesTests
     [InlineData("RADIO")]
     [InlineData("DISH")]
     [InlineData("PEER")]
-    [InlineData("CHANNEL")]
+    [InlineData("channel")]
+    [InlineData("SCATTER\0")]
     public void TryParseName_NotAnExactKnownName_ReturnsFalse(string name)
     {
         Assert.False(ZmtpSocketTypes.TryParseName(System.Text.Encoding.ASCII.GetBytes(name), out _));
@@ -77,6 +81,22 @@ public sealed class ZmtpSocketTypesTests
             foreach (var peer in Enum.GetValues<SocketType>())
             {
                 bool expected = (local, peer) is (SocketType.Server, SocketType.Client) or (SocketType.Client, SocketType.Server);
+                Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(local, peer));
+                Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(peer, local));
+            }
+        }
+    }
+
+    /// <summary>RFC 49 and RFC 52: SCATTER talks only to GATHER, CHANNEL only to CHANNEL, as libzmq's check_socket_type.</summary>
+    [Fact]
+    public void AreCompatible_ScatterGatherChannel_OnlyTheirRfcPeers()
+    {
+        foreach (var local in new[] { SocketType.Scatter, SocketType.Gather, SocketType.Channel })
+        {
+            foreach (var peer in Enum.GetValues<SocketType>())
+            {
+                bool expected = (local, peer) is (SocketType.Scatter, SocketType.Gather) or (SocketType.Gather, SocketType.Scatter)
+                    or (SocketType.Channel, SocketType.Channel);
                 Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(local, peer));
                 Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(peer, local));
             }

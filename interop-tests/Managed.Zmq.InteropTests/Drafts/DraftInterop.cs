@@ -1,0 +1,62 @@
+#if !INTEROP_WITHOUT_CORE
+using Managed.Zmq.InteropTests.Infrastructure;
+using Managed.Zmq.InteropTests.Native;
+using Managed.Zmq.InteropTests.Resilience;
+using Managed.Zmq.InteropTests.Ws;
+
+namespace Managed.Zmq.InteropTests.Drafts;
+
+/// <summary>What the SCATTER/GATHER and CHANNEL interop tests share: bind endpoints per transport and our test sockets.</summary>
+internal static class DraftInterop
+{
+    /// <summary>An endpoint to bind on <paramref name="transport"/> ("tcp", "ipc" or "ws"): an ephemeral port or a fresh ipc path.</summary>
+    public static string BindEndpoint(string transport) => transport switch
+    {
+        "tcp" => "tcp://127.0.0.1:*",
+        "ipc" => "ipc://" + Path.Combine(Path.GetTempPath(), "mzq-draft-" + Guid.NewGuid().ToString("N")[..12]),
+        "ws" => "ws://127.0.0.1:*/zmq",
+        _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
+    };
+
+    /// <summary>One of our sockets with linger 0 and the interop I/O timeouts, so no call on it can hang a test.</summary>
+    public static Socket Open(Context context, SocketType type)
+    {
+        var socket = new Socket(context, type);
+        socket.SetOption(SocketOption.Linger, 0);
+        socket.SetOption(SocketOption.Rcvtimeo, (int)Timeouts.Io.TotalMilliseconds);
+        socket.SetOption(SocketOption.Sndtimeo, (int)Timeouts.Io.TotalMilliseconds);
+        return socket;
+    }
+
+    /// <summary>The libzmq events <see cref="AssertHandshakeRefused"/> reads: how a handshake ended.</summary>
+    public const int HandshakeOutcomeEvents = LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED | LibZmq.ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
+        | LibZmq.ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | LibZmq.ZMQ_EVENT_DISCONNECTED;
+
+    /// <summary>
+    /// The one connection between our socket and libzmq's ended in the handshake, refused: neither side reports
+    /// success and both see it close. Whichever side reads the other's READY first refuses it and closes (libzmq does
+    /// not reconnect after a protocol error): ours reports HANDSHAKE_FAILED_PROTOCOL with
+    /// ZMTP_INVALID_METADATA; libzmq reports nothing but the close for a bad Socket-Type under NULL
+    /// (docs/libzmq-behaviour.md L6), which our side sees as HANDSHAKE_FAILED_NO_DETAIL.
+    /// </summary>
+    public static void AssertHandshakeRefused(MonitorReader ours, DraftSocket theirMonitor)
+    {
+        ours.WaitFor(SocketMonitorEvent.Disconnected);
+        var theirs = new List<(int Event, int Value)>();
+        while (theirs.Count == 0 || theirs[^1].Event != LibZmq.ZMQ_EVENT_DISCONNECTED)
+        {
+            var next = theirMonitor.NextEvent(Timeouts.Io);
+            Assert.True(next is not null, $"libzmq reported no DISCONNECTED; saw {string.Join(", ", theirs)}");
+            theirs.Add(next.Value);
+        }
+
+        string seen = $"ours saw {string.Join(", ", ours.Seen.Select(e => $"{(int)e.Event}:{e.Value}"))}; libzmq saw {string.Join(", ", theirs)}";
+        Assert.False(ours.Seen.Any(e => (int)e.Event == LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED), "our handshake succeeded: " + seen);
+        Assert.False(theirs.Any(e => e.Event == LibZmq.ZMQ_EVENT_HANDSHAKE_SUCCEEDED), "libzmq's handshake succeeded: " + seen);
+        bool oursRefused = ours.Seen.Any(e => (int)e.Event == LibZmq.ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+            && e.Value == ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA);
+        bool theirsRefused = ours.Seen.Any(e => (int)e.Event == LibZmq.ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL);
+        Assert.True(oursRefused || theirsRefused, "the handshake ended some other way: " + seen);
+    }
+}
+#endif
