@@ -21,6 +21,7 @@ internal static class PatternFactory
         SocketType.Stream => new RawStream(socket),
         SocketType.Server => new Server(socket),
         SocketType.Client => new Client(socket),
+        SocketType.Peer => new Peer(socket),
         _ => throw new ArgumentOutOfRangeException(nameof(socketType)),
     };
 }

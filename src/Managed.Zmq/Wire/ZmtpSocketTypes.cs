@@ -20,17 +20,21 @@ internal static class ZmtpSocketTypes
         SocketType.XSub => "XSUB"u8,
         SocketType.Server => "SERVER"u8,
         SocketType.Client => "CLIENT"u8,
+        SocketType.Peer => "PEER"u8,
         _ => default,
     };
+
+    /// <summary>Every socket type, for <see cref="TryParseName"/>: those without a name (STREAM) are skipped there.</summary>
+    private static readonly SocketType[] Named = Enum.GetValues<SocketType>();
 
     /// <summary>Maps a received Socket-Type value to a socket type.</summary>
     /// <remarks>
     /// The match is exact and case-sensitive, as libzmq's is (docs/libzmq-behaviour.md L6): a value such as "dealer" is
-    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types but SERVER and CLIENT (RFC 41).
+    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types this library lacks.
     /// </remarks>
     public static bool TryParseName(ReadOnlySpan<byte> name, out SocketType type)
     {
-        for (var candidate = SocketType.Pair; candidate <= SocketType.Client; candidate++)
+        foreach (var candidate in Named)
         {
             var known = GetName(candidate);
             if (!known.IsEmpty && name.SequenceEqual(known))
@@ -45,8 +49,8 @@ internal static class ZmtpSocketTypes
     }
 
     /// <summary>True when a <paramref name="local"/> socket may talk to a peer announcing <paramref name="peer"/>.</summary>
-    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER (libzmq accepts no other
-    /// peer for either); the relation is symmetric.</remarks>
+    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER and RFC 51 PEER–PEER (libzmq
+    /// accepts no other peer for these); the relation is symmetric.</remarks>
     public static bool AreCompatible(SocketType local, SocketType peer) => local switch
     {
         SocketType.Req => peer is SocketType.Rep or SocketType.Router,
@@ -60,6 +64,7 @@ internal static class ZmtpSocketTypes
         SocketType.Pair => peer is SocketType.Pair,
         SocketType.Server => peer is SocketType.Client,
         SocketType.Client => peer is SocketType.Server,
+        SocketType.Peer => peer is SocketType.Peer,
         _ => false,
     };
 
