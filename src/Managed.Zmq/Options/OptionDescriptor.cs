@@ -6,10 +6,10 @@ namespace Managed.Zmq.Options;
 /// <summary>One row of <see cref="OptionTable"/>: everything needed to validate an access before touching storage.</summary>
 internal readonly struct OptionDescriptor
 {
-    /// <summary>Bit mask with every <see cref="Managed.Zmq.SocketType"/> allowed.</summary>
-    public const ushort AnySocketType = ushort.MaxValue;
+    /// <summary>Bit mask with every <see cref="Managed.Zmq.SocketType"/> allowed (32 bits: libzmq's draft types run up to 20).</summary>
+    public const uint AnySocketType = uint.MaxValue;
 
-    public OptionDescriptor(OptionKind kind, OptionAccess access, long min, long max, long defaultValue, ushort socketTypes, int slot, bool acceptsWiderBuffer)
+    public OptionDescriptor(OptionKind kind, OptionAccess access, long min, long max, long defaultValue, uint socketTypes, int slot, bool acceptsWiderBuffer)
     {
         Kind = kind;
         Access = access;
@@ -37,7 +37,7 @@ internal readonly struct OptionDescriptor
     public long DefaultValue { get; }
 
     /// <summary>Bit <c>1 &lt;&lt; (int)SocketType</c> is set for each socket type that accepts the option.</summary>
-    public ushort SocketTypes { get; }
+    public uint SocketTypes { get; }
 
     /// <summary>Index into the byte-valued storage for <see cref="OptionKind.Bytes"/>, <see cref="OptionKind.String"/> and <see cref="OptionKind.CurveKey"/>; -1 otherwise.</summary>
     public int Slot { get; }
@@ -52,5 +52,5 @@ internal readonly struct OptionDescriptor
 
     public bool CanWrite => (Access & OptionAccess.Write) != 0;
 
-    public bool Allows(SocketType socketType) => (SocketTypes & (1 << (int)socketType)) != 0;
+    public bool Allows(SocketType socketType) => (SocketTypes & (1u << (int)socketType)) != 0;
 }

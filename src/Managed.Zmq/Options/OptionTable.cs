@@ -71,8 +71,8 @@ internal static class OptionTable
         const OptionAccess W = OptionAccess.Write;
         const int Max = int.MaxValue;
 
-        ushort router = Types(SocketType.Router);
-        ushort publishers = Types(SocketType.XPub, SocketType.Pub);
+        uint router = Types(SocketType.Router);
+        uint publishers = Types(SocketType.XPub, SocketType.Pub);
 
         rows[OptionId.Affinity] = Int64(long.MinValue, long.MaxValue, 0); // any uint64 bit mask
         rows[OptionId.RoutingId] = Blob(OptionKind.Bytes, RW, 1, ZmtpReady.MaxIdentityLength, RoutingIdSlot);
@@ -166,7 +166,7 @@ internal static class OptionTable
 
     private static OptionDescriptor Int32(
         int min, int max, int defaultValue, OptionAccess access = OptionAccess.ReadWrite,
-        ushort socketTypes = OptionDescriptor.AnySocketType, bool acceptsWiderBuffer = false) =>
+        uint socketTypes = OptionDescriptor.AnySocketType, bool acceptsWiderBuffer = false) =>
         new(OptionKind.Int32, access, min, max, defaultValue, socketTypes, -1, acceptsWiderBuffer);
 
     private static OptionDescriptor Int64(long min, long max, long defaultValue) =>
@@ -174,23 +174,23 @@ internal static class OptionTable
 
     private static OptionDescriptor Blob(
         OptionKind kind, OptionAccess access, int minLength, int maxLength, int slot,
-        ushort socketTypes = OptionDescriptor.AnySocketType) =>
+        uint socketTypes = OptionDescriptor.AnySocketType) =>
         new(kind, access, minLength, maxLength, 0, socketTypes, slot, acceptsWiderBuffer: false);
 
     private static OptionDescriptor Computed(bool acceptsWiderBuffer) =>
         new(OptionKind.Computed, OptionAccess.Read, 0, 0, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer);
 
-    private static OptionDescriptor Action(ushort socketTypes) =>
+    private static OptionDescriptor Action(uint socketTypes) =>
         new(OptionKind.Action, OptionAccess.Write, 0, int.MaxValue, 0, socketTypes, -1, acceptsWiderBuffer: false);
 
-    private static ushort Types(params ReadOnlySpan<SocketType> socketTypes)
+    private static uint Types(params ReadOnlySpan<SocketType> socketTypes)
     {
-        int mask = 0;
+        uint mask = 0;
         foreach (SocketType socketType in socketTypes)
         {
-            mask |= 1 << (int)socketType;
+            mask |= 1u << (int)socketType;
         }
 
-        return (ushort)mask;
+        return mask;
     }
 }
