@@ -186,6 +186,33 @@ public sealed class ThreadSafeSocketTests : IDisposable
         Assert.Equal(id, back.First.RoutingId);
     }
 
+    [Theory]
+    [TransportCases]
+    public async Task SendMultipartAsync_PeerOneFrameWithRoutingId_ReachesThatPeer(Transport transport)
+    {
+        var bound = Create(SocketType.Peer);
+        var connecting = Create(SocketType.Peer);
+        uint id = connecting.ConnectPeer(TestEndpoint.Bind(bound, transport, "ts-async-send"));
+        using (var hello = new MultipartMessage())
+        {
+            hello.Add(new Message("hello") { RoutingId = id });
+            await connecting.SendMultipartAsync(hello).AsTask().WaitAsync(TimeSpan.FromMilliseconds(Timeout));
+
+            // Sent as Send(Message) leaves a message: empty, its routing id 0.
+            Assert.Equal(0u, hello.First.RoutingId);
+        }
+
+        using var received = new Message();
+        bound.Recv(received);
+        Assert.Equal("hello", received.ToString());
+        using var answer = new MultipartMessage();
+        answer.Add(new Message("answer") { RoutingId = received.RoutingId });
+        await bound.SendMultipartAsync(answer).AsTask().WaitAsync(TimeSpan.FromMilliseconds(Timeout));
+        connecting.Recv(received);
+        Assert.Equal("answer", received.ToString());
+        Assert.Equal(id, received.RoutingId);
+    }
+
     [Fact]
     public void RecvMultipart_Peer_OneFrameCarriesRoutingId()
     {
