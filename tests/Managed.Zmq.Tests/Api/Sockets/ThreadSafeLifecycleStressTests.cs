@@ -11,8 +11,12 @@ namespace Managed.Zmq.Tests.Api.Sockets;
 /// </summary>
 public sealed class ThreadSafeLifecycleStressTests : IDisposable
 {
-    private const int LifecycleRounds = 150;
-    private const int Messages = 3_000;
+    private const int LifecycleRounds = 300;
+    private const int MinimumMessages = 1_000;
+    private const int Echoers = 2;
+
+    private static readonly byte[] End = "end"u8.ToArray();
+    private static readonly byte[] Stop = "stop!"u8.ToArray();
 
     /// <summary>A deadline for each blocking call and for the whole run: reached only when the test fails.</summary>
     private const int Timeout = 30_000;
@@ -32,35 +36,40 @@ public sealed class ThreadSafeLifecycleStressTests : IDisposable
         uint toSocket = type == SocketType.Peer ? partner.ConnectPeer(endpoint) : Connect(partner, endpoint);
 
         var failures = new ConcurrentQueue<string>();
-        using var stop = new CancellationTokenSource();
-        var echoers = Enumerable.Range(0, 2).Select(_ => Run(() => Echo(socket, stop.Token, failures))).ToArray();
-        var receiver = Run(() => ReceiveEchoes(partner, failures));
+        var echoers = Enumerable.Range(0, Echoers).Select(_ => Run(() => Echo(socket, failures))).ToArray();
+
+        // Traffic runs for as long as the lifecycle calls do, and the peer listing for as long too.
+        using var lifecycleDone = new CancellationTokenSource();
+        int sent = 0;
         var sender = Run(() =>
         {
-            for (int i = 0; i < Messages; i++)
+            while (!lifecycleDone.IsCancellationRequested || sent < MinimumMessages)
             {
-                using var message = new Message(BitConverter.GetBytes(i));
-                if (toSocket != 0)
-                {
-                    message.RoutingId = toSocket;
-                }
-
-                partner.Send(message);
+                SendTo(partner, toSocket, BitConverter.GetBytes(sent));
+                sent++;
             }
-        });
 
+            SendTo(partner, toSocket, End);
+        });
+        var receiver = Run(() => ReceiveEchoes(partner, () => Volatile.Read(ref sent), failures));
         var lifecycle = new[]
         {
             Run(() => BindUnbind(socket, failures)),
             Run(() => ConnectDisconnect(socket, type, failures)),
-            Run(() => OptionsAndPeers(socket, failures)),
         };
+        var observer = Run(() => OptionsAndPeers(socket, lifecycleDone.Token, failures));
 
         await Task.WhenAll(lifecycle).WaitAsync(TimeSpan.FromMilliseconds(Timeout));
-        await Task.WhenAll(sender, receiver).WaitAsync(TimeSpan.FromMilliseconds(Timeout));
-        await stop.CancelAsync();
-        await Task.WhenAll(echoers).WaitAsync(TimeSpan.FromMilliseconds(Timeout));
+        await lifecycleDone.CancelAsync();
+        await Task.WhenAll(sender, receiver, observer).WaitAsync(TimeSpan.FromMilliseconds(Timeout));
 
+        // One stop message per echo thread: a thread that received it receives no more.
+        for (int i = 0; i < Echoers; i++)
+        {
+            SendTo(partner, toSocket, Stop);
+        }
+
+        await Task.WhenAll(echoers).WaitAsync(TimeSpan.FromMilliseconds(Timeout));
         Assert.Empty(failures);
     }
 
@@ -127,19 +136,17 @@ public sealed class ThreadSafeLifecycleStressTests : IDisposable
         }
     }
 
-    private static void Echo(Socket socket, CancellationToken stop, ConcurrentQueue<string> failures)
+    private static void Echo(Socket socket, ConcurrentQueue<string> failures)
     {
         using var message = new Message();
-        while (!stop.IsCancellationRequested)
+        while (true)
         {
             try
             {
-                if (!socket.TryRecv(message, out _))
+                socket.Recv(message);
+                if (message.Data.SequenceEqual(Stop))
                 {
-                    using var poller = new Poller(1);
-                    poller.Add(socket, PollEvents.In);
-                    poller.Poll(100);
-                    continue;
+                    return;
                 }
 
                 using var reply = new Message(message.Data) { RoutingId = message.RoutingId };
@@ -153,21 +160,48 @@ public sealed class ThreadSafeLifecycleStressTests : IDisposable
         }
     }
 
-    private static void ReceiveEchoes(Socket partner, ConcurrentQueue<string> failures)
+    /// <summary>Receives echoes until the end marker came back and every message sent before it too.</summary>
+    private static void ReceiveEchoes(Socket partner, Func<int> sentSoFar, ConcurrentQueue<string> failures)
     {
-        var seen = new bool[Messages];
-        for (int i = 0; i < Messages; i++)
+        var seen = new HashSet<int>();
+        bool ended = false;
+        while (!ended || seen.Count < sentSoFar())
         {
-            byte[] echo = partner.RecvBytes();
+            byte[] echo;
+            try
+            {
+                echo = partner.RecvBytes();
+            }
+            catch (ZmqException ex)
+            {
+                failures.Enqueue($"receiver: {ex.Message} after {seen.Count} echoes");
+                return;
+            }
+
+            if (echo.AsSpan().SequenceEqual(End))
+            {
+                ended = true;
+                continue;
+            }
+
             int seq = echo.Length == 4 ? BitConverter.ToInt32(echo) : -1;
-            if (seq < 0 || seq >= Messages || seen[seq])
+            if (seq < 0 || !seen.Add(seq))
             {
                 failures.Enqueue($"torn, foreign or duplicate echo {Convert.ToHexString(echo)}");
                 return;
             }
-
-            seen[seq] = true;
         }
+    }
+
+    private static void SendTo(Socket socket, uint routingId, ReadOnlySpan<byte> payload)
+    {
+        using var message = new Message(payload);
+        if (routingId != 0)
+        {
+            message.RoutingId = routingId;
+        }
+
+        socket.Send(message);
     }
 
     private static void BindUnbind(Socket socket, ConcurrentQueue<string> failures)
@@ -212,14 +246,15 @@ public sealed class ThreadSafeLifecycleStressTests : IDisposable
         }
     }
 
-    private static void OptionsAndPeers(Socket socket, ConcurrentQueue<string> failures)
+    private static void OptionsAndPeers(Socket socket, CancellationToken until, ConcurrentQueue<string> failures)
     {
-        for (int i = 0; i < LifecycleRounds; i++)
+        for (int i = 0; !until.IsCancellationRequested; i++)
         {
             Record(failures, "options/peers", () =>
             {
-                socket.SetOption(SocketOption.Sndhwm, 1000 + i);
+                socket.SetOption(SocketOption.Sndhwm, 1000 + (i % 1000));
                 socket.SetOption(SocketOption.Routing_Id, [1, (byte)i]);
+                socket.SetOption(SocketOption.Rcvtimeo, Timeout);
                 _ = socket.GetOption<int>(SocketOption.Sndhwm);
                 _ = socket.GetOptionString(SocketOption.Last_Endpoint);
                 _ = socket.GetOption<int>(SocketOption.Events);
