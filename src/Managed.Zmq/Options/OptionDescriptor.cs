@@ -6,7 +6,7 @@ namespace Managed.Zmq.Options;
 /// <summary>One row of <see cref="OptionTable"/>: everything needed to validate an access before touching storage.</summary>
 internal readonly struct OptionDescriptor
 {
-    /// <summary>Bit mask with every <see cref="Managed.Zmq.SocketType"/> allowed (32 bits: libzmq's draft types run up to 20).</summary>
+    /// <summary>Bit mask with every <see cref="Managed.Zmq.SocketType"/> allowed.</summary>
     public const uint AnySocketType = uint.MaxValue;
 
     public OptionDescriptor(OptionKind kind, OptionAccess access, long min, long max, long defaultValue, uint socketTypes, int slot, bool acceptsWiderBuffer)

@@ -136,7 +136,7 @@ internal static class OptionTable
         rows[OptionId.XpubVerboser] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.ConnectTimeout] = Int32(0, Max, 0);
         rows[OptionId.TcpMaxRetransmitTimeout] = Int32(0, Max, 0);
-        rows[OptionId.ThreadSafe] = Int32(0, 1, 0, R, acceptsWiderBuffer: true); // 1 for SERVER and CLIENT, set per socket
+        rows[OptionId.ThreadSafe] = Int32(0, 1, 0, R, acceptsWiderBuffer: true); // 1 for the thread-safe draft types (SocketTypeFacts), set per socket
         rows[OptionId.MulticastMaxTpdu] = Int32(1, Max, 1500);
         rows[OptionId.UseFd] = Int32(-1, Max, -1);
         rows[OptionId.BindToDevice] = Blob(OptionKind.String, RW, 0, MaxDeviceNameLength, BindToDeviceSlot);

@@ -24,17 +24,15 @@ internal static class ZmtpSocketTypes
         _ => default,
     };
 
-    /// <summary>Every socket type, for <see cref="TryParseName"/>: those without a name (STREAM) are skipped there.</summary>
-    private static readonly SocketType[] Named = Enum.GetValues<SocketType>();
-
     /// <summary>Maps a received Socket-Type value to a socket type.</summary>
     /// <remarks>
     /// The match is exact and case-sensitive, as libzmq's is (docs/libzmq-behaviour.md L6): a value such as "dealer" is
-    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types this library lacks.
+    /// not a socket type, and neither is "STREAM" nor a draft type this library does not implement (the numbers with no name
+    /// here are skipped).
     /// </remarks>
     public static bool TryParseName(ReadOnlySpan<byte> name, out SocketType type)
     {
-        foreach (var candidate in Named)
+        for (var candidate = SocketType.Pair; candidate <= SocketType.Peer; candidate++)
         {
             var known = GetName(candidate);
             if (!known.IsEmpty && name.SequenceEqual(known))
@@ -49,8 +47,8 @@ internal static class ZmtpSocketTypes
     }
 
     /// <summary>True when a <paramref name="local"/> socket may talk to a peer announcing <paramref name="peer"/>.</summary>
-    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER and RFC 51 PEER–PEER (libzmq
-    /// accepts no other peer for these); the relation is symmetric.</remarks>
+    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER (libzmq accepts no other
+    /// peer for either); the relation is symmetric.</remarks>
     public static bool AreCompatible(SocketType local, SocketType peer) => local switch
     {
         SocketType.Req => peer is SocketType.Rep or SocketType.Router,
@@ -64,7 +62,7 @@ internal static class ZmtpSocketTypes
         SocketType.Pair => peer is SocketType.Pair,
         SocketType.Server => peer is SocketType.Client,
         SocketType.Client => peer is SocketType.Server,
-        SocketType.Peer => peer is SocketType.Peer,
+        SocketType.Peer => peer is SocketType.Peer, // RFC 51: PEER talks to PEER only, as libzmq's check_socket_type
         _ => false,
     };
 
