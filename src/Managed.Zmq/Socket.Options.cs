@@ -122,6 +122,7 @@ public sealed partial class Socket
         ThrowIfDisposed();
         using (_core.EnterGate())
         {
+            ThrowIfClosedUnderGate();
             SetOptionUnderGate(option, value);
         }
     }
