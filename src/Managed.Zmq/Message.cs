@@ -32,7 +32,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
     /// <summary>MORE flag of the last frame received into this message.</summary>
     private bool _more;
 
-    /// <summary>The SERVER peer this message came from or goes to (RFC 41); 0 for none.</summary>
+    /// <summary>The SERVER or PEER peer this message came from or goes to (RFC 41, RFC 51); 0 for none.</summary>
     private uint _routingId;
 
     /// <summary>True once <see cref="Dispose"/> ran; the message is then "not initialized".</summary>
@@ -194,8 +194,8 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
 
     /// <summary>
     /// Gets or sets the routing id (libzmq's zmq_msg_routing_id and zmq_msg_set_routing_id, RFC 41): a message
-    /// received from a <see cref="SocketType.Server"/> socket holds the id the server gave the peer it came from,
-    /// and a message sent from a server goes to the peer its routing id names. 0, the value of a new message and of
+    /// received from a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> socket holds the id the socket
+    /// gave the peer it came from, and a message sent from one goes to the peer its routing id names. 0, the value of a new message and of
     /// a message after it was sent, means none; any other received message has 0 too.
     /// </summary>
     /// <exception cref="InvalidOperationException">The message is disposed.</exception>

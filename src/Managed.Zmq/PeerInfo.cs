@@ -37,6 +37,13 @@ public sealed class PeerInfo
     /// <summary>The routing id this socket knows the peer by (ROUTER, STREAM: announced or generated); empty for other patterns.</summary>
     public ReadOnlyMemory<byte> RoutingId { get; internal init; }
 
+    /// <summary>
+    /// SERVER and PEER: the routing id the socket gave this peer, the <see cref="Message.RoutingId"/> its messages
+    /// arrive with and a message to it is sent with (for a connected PEER, what <see cref="Socket.ConnectPeer"/>
+    /// returned); 0 for the other socket types.
+    /// </summary>
+    public uint MessageRoutingId { get; internal init; }
+
     /// <summary>The socket type the peer announced in its handshake; null when it announced none (a raw STREAM peer, an unversioned ZMTP 1.0 peer).</summary>
     public SocketType? PeerSocketType => Connection.PeerSocketType;
 

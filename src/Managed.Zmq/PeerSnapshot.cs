@@ -13,7 +13,10 @@ namespace Managed.Zmq;
 internal static class PeerSnapshot
 {
     /// <summary>The pipe's peer now, or null when no connection serves the pipe (a connect waiting to reconnect).</summary>
-    public static PeerInfo? Take(Pipe pipe, bool routingIds)
+    /// <param name="pipe">The pipe.</param>
+    /// <param name="routingIds">ROUTER and STREAM: the pipe's routing id bytes go in <see cref="PeerInfo.RoutingId"/>.</param>
+    /// <param name="messageRoutingId">SERVER and PEER: the id the pattern gave the pipe (0 for other types).</param>
+    public static PeerInfo? Take(Pipe pipe, bool routingIds, uint messageRoutingId)
     {
         if (pipe.IsTerminated || pipe.PeerGone || pipe.Connection is not { Dropped: false } connection)
         {
@@ -33,6 +36,7 @@ internal static class PeerSnapshot
         return new PeerInfo(pipe, connection)
         {
             RoutingId = routingIds ? pipe.RoutingId : [],
+            MessageRoutingId = messageRoutingId,
             MessagesReceived = Math.Max(0, totals.MessagesReceived - connection.MessagesReceivedBefore),
             BytesReceived = Math.Max(0, totals.BytesReceived - connection.BytesReceivedBefore),
             MessagesSent = Math.Max(0, totals.MessagesSent - connection.MessagesSentBefore),

@@ -15,6 +15,15 @@ public sealed partial class Socket
     {
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            BindCore(endpoint);
+        }
+    }
+
+    private void BindCore(string endpoint)
+    {
         ThrowIfTerminated();
         if (TryGetInprocName(endpoint, out string? name))
         {
@@ -48,11 +57,55 @@ public sealed partial class Socket
     {
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            ConnectCore(endpoint);
+        }
+    }
+
+    /// <summary>
+    /// Connects a <see cref="SocketType.Peer"/> socket to an endpoint, as <see cref="Connect"/> does, and returns the
+    /// routing id of the new peer at once (libzmq's <c>zmq_connect_peer</c>, RFC 51): the connection is made in the
+    /// background, but the peer's queue exists from this call on, so a <see cref="Message"/> sent with this
+    /// <see cref="Message.RoutingId"/> is queued (up to <see cref="SocketOption.Sndhwm"/>) until it is up, and every
+    /// message from that peer arrives carrying this id. The id stays the same across reconnects; it is dropped
+    /// (sends to it fail with <c>EHOSTUNREACH</c>) after <see cref="Disconnect"/> or when the peer is refused in the
+    /// handshake, e.g. for not being a PEER.
+    /// </summary>
+    /// <param name="endpoint">The endpoint, e.g. <c>tcp://localhost:5555</c>.</param>
+    /// <returns>The new peer's routing id, never 0.</returns>
+    /// <exception cref="ZmqException"><see cref="ErrorCode"/> <c>ENOTSUP</c> when the socket is not a PEER and
+    /// <c>EFAULT</c> when <see cref="SocketOption.Immediate"/> is on (there would be no queue to name before the
+    /// connection), as libzmq refuses both; otherwise the errors of <see cref="Connect"/>.</exception>
+    public uint ConnectPeer(string endpoint)
+    {
+        ThrowIfDisposed();
+        ArgumentNullException.ThrowIfNull(endpoint);
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            if (_core.SocketType != SocketType.Peer)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.ENOTSUP);
+            }
+
+            if (_core.Options.Immediate)
+            {
+                ThrowHelper.ThrowZmqException(ZmqConstants.EFAULT);
+            }
+
+            return _core.RoutingIdOf(ConnectCore(endpoint));
+        }
+    }
+
+    /// <summary>Connect's work, under the gate of a thread-safe type; returns the pipe the connect made.</summary>
+    private Pipe ConnectCore(string endpoint)
+    {
         ThrowIfTerminated();
         if (TryGetInprocName(endpoint, out string? inprocName))
         {
-            ConnectInproc(endpoint, inprocName);
-            return;
+            return ConnectInproc(endpoint, inprocName);
         }
 
         var address = ParseOrThrow(endpoint, forBind: false);
@@ -76,6 +129,7 @@ public sealed partial class Socket
         _core.AddEndpoint(connecter);
         _core.LastEndpoint = endpoint;
         connecter.Start();
+        return pipe;
     }
 
     /// <summary>Stops listening on an endpoint and closes the connections accepted through it.</summary>
@@ -84,6 +138,15 @@ public sealed partial class Socket
     {
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            UnbindCore(endpoint);
+        }
+    }
+
+    private void UnbindCore(string endpoint)
+    {
         var handle = _core.RemoveEndpoint(endpoint, bound: true);
         if (handle is null)
         {
@@ -111,6 +174,15 @@ public sealed partial class Socket
     {
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(endpoint);
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            DisconnectCore(endpoint);
+        }
+    }
+
+    private void DisconnectCore(string endpoint)
+    {
         var handle = _core.RemoveEndpoint(endpoint, bound: false);
         if (handle is InprocEndpoint { Pipe: InprocPipe inprocPipe })
         {
@@ -129,11 +201,12 @@ public sealed partial class Socket
         _core.DetachFromPattern(connecter.TakePipe());
     }
 
-    private void ConnectInproc(string endpoint, string name)
+    private InprocPipe ConnectInproc(string endpoint, string name)
     {
         var pipe = _core.ConnectInproc(name);
         _core.AddEndpoint(new InprocEndpoint(endpoint, bound: false, pipe));
         _core.LastEndpoint = endpoint;
+        return pipe;
     }
 
     private static bool TryGetInprocName(string endpoint, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? name)

@@ -16,6 +16,8 @@ public sealed partial class Socket
     public void Monitor(string? endpoint, int events = ZmqConstants.ZMQ_EVENT_ALL)
     {
         ThrowIfDisposed();
+        using var gate = _core.EnterGate();
+        ThrowIfClosedUnderGate();
         if (endpoint is null)
         {
             _core.Monitor.Stop();

@@ -120,6 +120,15 @@ public sealed partial class Socket
     private void SetOptionRaw(SocketOption option, ReadOnlySpan<byte> value)
     {
         ThrowIfDisposed();
+        using (_core.EnterGate())
+        {
+            ThrowIfClosedUnderGate();
+            SetOptionUnderGate(option, value);
+        }
+    }
+
+    private void SetOptionUnderGate(SocketOption option, ReadOnlySpan<byte> value)
+    {
         _core.ProcessEvents();
         int error = _core.Options.TrySet((int)option, value);
         if (error == OptionStatus.HandledBySocket)
@@ -157,6 +166,15 @@ public sealed partial class Socket
 
     private int GetOptionRaw(SocketOption option, Span<byte> buffer, out int length)
     {
+        // A thread-safe type: another thread may be writing an option (or Last_Endpoint) meanwhile.
+        using (_core.EnterGate())
+        {
+            return GetOptionUnderGate(option, buffer, out length);
+        }
+    }
+
+    private int GetOptionUnderGate(SocketOption option, Span<byte> buffer, out int length)
+    {
         int error = _core.Options.TryGet((int)option, buffer, out length);
         if (error != OptionStatus.HandledBySocket)
         {
@@ -168,11 +186,15 @@ public sealed partial class Socket
             case OptionId.ReceiveMore:
                 return OptionValue.TryWriteInt32Widened(buffer, _core.ReceiveMore ? 1 : 0, out length);
             case OptionId.Events:
-                using (_core.EnterGate())
-                {
-                    return OptionValue.TryWriteInt32Widened(buffer, (int)_core.Events, out length);
-                }
+                return OptionValue.TryWriteInt32Widened(buffer, (int)_core.Events, out length);
             case OptionId.Fd:
+                if (SocketTypeFacts.IsThreadSafe(_core.SocketType))
+                {
+                    // libzmq's thread-safe sockets have no descriptor to poll (they are polled through zmq_poller, here Poller).
+                    length = 0;
+                    return ZmqConstants.EINVAL;
+                }
+
                 // An opaque, stable, non-zero value: there is no OS handle to poll (as in Net.Zmq).
                 return OptionValue.TryWriteInt32Widened(buffer, (int)_id, out length);
             case OptionId.LastEndpoint:

@@ -14,23 +14,27 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>One <see cref="PeerInfo"/> per connected peer, in no particular order. A connect waiting to
     /// reconnect is not a peer; a peer that left with messages still unread is not listed either.</returns>
-    /// <remarks>Like every socket call, from the socket's own thread. The counters are approximate while
-    /// messages flow (see <see cref="PeerInfo"/>).</remarks>
+    /// <remarks>Like every socket call, from the socket's own thread (any thread for SERVER, CLIENT and PEER). The
+    /// counters are approximate while messages flow (see <see cref="PeerInfo"/>).</remarks>
     public IReadOnlyList<PeerInfo> GetPeers()
     {
         ThrowIfDisposed();
-        _core.ProcessEvents();
-        bool routingIds = _core.SocketType is SocketType.Router or SocketType.Stream;
-        var peers = new List<PeerInfo>();
-        foreach (var pipe in _core.PatternPipes)
+        using (_core.EnterGate())
         {
-            if (PeerSnapshot.Take(pipe, routingIds) is { } peer)
+            ThrowIfClosedUnderGate();
+            _core.ProcessEvents();
+            bool routingIds = _core.SocketType is SocketType.Router or SocketType.Stream;
+            var peers = new List<PeerInfo>();
+            foreach (var pipe in _core.PatternPipes)
             {
-                peers.Add(peer);
+                if (PeerSnapshot.Take(pipe, routingIds, _core.RoutingIdOf(pipe)) is { } peer)
+                {
+                    peers.Add(peer);
+                }
             }
-        }
 
-        return peers.AsReadOnly();
+            return peers.AsReadOnly();
+        }
     }
 
     /// <summary>
@@ -48,6 +52,8 @@ public sealed partial class Socket
     {
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(peer);
+        using var gate = _core.EnterGate();
+        ThrowIfClosedUnderGate();
         _core.ProcessEvents();
         if (peer.Pipe.Socket != _core)
         {

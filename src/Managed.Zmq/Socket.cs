@@ -5,9 +5,10 @@ namespace Managed.Zmq;
 
 /// <summary>
 /// A ZeroMQ socket. The classic types are not thread-safe: use one from one thread at a time (it may move
-/// between threads when the hand-over is synchronised). <see cref="SocketType.Server"/> and
-/// <see cref="SocketType.Client"/>, as in libzmq, take sends, receives and polls from several threads at once
-/// (docs/client-server.md lists what else must not overlap them). Dispose it before its <see cref="Context"/>.
+/// between threads when the hand-over is synchronised). <see cref="SocketType.Server"/>,
+/// <see cref="SocketType.Client"/> and <see cref="SocketType.Peer"/>, as in libzmq, take every call (sends,
+/// receives, polls, binds, connects, options, Dispose) from several threads at once (docs/client-server.md).
+/// Dispose it before its <see cref="Context"/>.
 /// </summary>
 public sealed partial class Socket : IDisposable
 {
@@ -19,7 +20,7 @@ public sealed partial class Socket : IDisposable
 
     /// <summary>Creates a socket of the given type with libzmq's default options.</summary>
     /// <param name="context">The context that owns the socket.</param>
-    /// <param name="socketType">The socket type (0–13).</param>
+    /// <param name="socketType">The socket type (0–13, 19).</param>
     public Socket(Context context, SocketType socketType)
     {
         ArgumentNullException.ThrowIfNull(context);
@@ -77,11 +78,28 @@ public sealed partial class Socket : IDisposable
 
         try
         {
-            _core.Close();
+            // A thread-safe type closes under its gate, so that no other thread's bind, connect or option write
+            // is half done when the socket goes (libzmq's thread-safe sockets close under their lock too).
+            using (_core.EnterGate())
+            {
+                _core.Close();
+            }
         }
         finally
         {
             _core.Context.Unregister(_core);
+        }
+    }
+
+    /// <summary>
+    /// Under the gate of a thread-safe type: another thread's Dispose may have closed the socket between this call's
+    /// <see cref="ThrowIfDisposed"/> and its turn at the gate, and nothing may be added to a closed socket.
+    /// </summary>
+    private void ThrowIfClosedUnderGate()
+    {
+        if (_core.IsClosed)
+        {
+            ThrowHelper.ThrowObjectDisposedException(nameof(Socket));
         }
     }
 

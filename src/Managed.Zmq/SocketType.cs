@@ -49,6 +49,13 @@ public enum SocketType
     /// </summary>
     Scatter = 17,
     /// <summary>
+    /// Peer (RFC 51, a libzmq draft type, ZMQ_PEER): SERVER's routing (single-part messages, each received one
+    /// stamped with the sending peer's <see cref="Message.RoutingId"/>, each sent one going to the peer its routing
+    /// id names) on a socket that also connects: <see cref="Socket.ConnectPeer"/> returns the new peer's routing id
+    /// at once, before the connection is up. Thread-safe. Talks to <see cref="Peer"/> peers only.
+    /// </summary>
+    Peer = 19,
+    /// <summary>
     /// Channel (RFC 52, a libzmq draft type, ZMQ_CHANNEL): single-part messages both ways with exactly one
     /// <see cref="Channel"/> peer, as PAIR but thread-safe.
     /// </summary>

@@ -15,11 +15,14 @@ namespace Managed.Zmq.Async;
 /// </summary>
 internal static class AsyncSocketCalls
 {
-    /// <summary>Sends a frame without waiting. false: would block; throws every other failure.</summary>
-    public static bool TrySend(SocketCore core, ReadOnlySpan<byte> frame, bool more)
+    /// <summary>
+    /// Sends a frame without waiting. false: would block; throws every other failure. <paramref name="routingId"/>
+    /// names the peer for SERVER and PEER (a <see cref="Message.RoutingId"/>; 0 for none).
+    /// </summary>
+    public static bool TrySend(SocketCore core, ReadOnlySpan<byte> frame, bool more, uint routingId = 0)
     {
         ThrowIfClosed(core);
-        var status = core.SendFromApi(new OutboundFrame(frame, more), dontWait: true);
+        var status = core.SendFromApi(new OutboundFrame(frame, more) { RoutingId = routingId }, dontWait: true);
         if (status == SendStatus.Sent)
         {
             return true;

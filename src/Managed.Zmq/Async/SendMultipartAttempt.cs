@@ -34,12 +34,14 @@ internal readonly struct SendMultipartAttempt : IAsyncAttempt<bool>
             }
         }
 
+        // The first frame's routing id names the peer of a SERVER or PEER, as Send(Message) passes it.
         var first = _message[0];
-        if (!AsyncSocketCalls.TrySend(core, first.Content, more: count > 1))
+        if (!AsyncSocketCalls.TrySend(core, first.Content, more: count > 1, first.PeekRoutingId))
         {
             return false;
         }
 
+        first.SetRoutingId(0);
         first.ReleaseAfterSend(mayWait: false);
         for (int i = 1; i < count; i++)
         {

@@ -24,6 +24,7 @@ internal static class PatternFactory
         SocketType.Gather => new Gather(socket),
         SocketType.Scatter => new Scatter(socket),
         SocketType.Channel => new Channel(socket),
+        SocketType.Peer => new Peer(socket),
         _ => throw new ArgumentOutOfRangeException(nameof(socketType)),
     };
 }

@@ -6,9 +6,11 @@ using Managed.Zmq.Pipes;
 namespace Managed.Zmq.Sockets;
 
 /// <summary>
-/// The thread-safe socket types (SERVER and CLIENT, libzmq's draft types, which libzmq lets several threads use
-/// at once): their pattern and pipe bookkeeping run under one gate, held for each attempt and released while a
-/// blocking call waits, so a receiver parked on an empty queue never holds up a sender. Classic types have no
+/// The thread-safe socket types (SERVER, CLIENT and PEER, libzmq's draft types, which libzmq lets several threads
+/// use at once): their pattern and pipe bookkeeping run under one gate, held for each attempt and released while a
+/// blocking call waits, so a receiver parked on an empty queue never holds up a sender. Bind, connect, unbind,
+/// disconnect, option reads and writes, the peer listing and Dispose hold it for their whole call (the public
+/// Socket enters it), as libzmq's thread-safe sockets take their lock in each of those. Classic types have no
 /// gate and pay one null check.
 /// </summary>
 internal sealed partial class SocketCore
@@ -18,6 +20,12 @@ internal sealed partial class SocketCore
 
     /// <summary>True for the types several threads may use at once (libzmq: SERVER, CLIENT and the other draft types).</summary>
     public static bool IsThreadSafeType(SocketType socketType) => SocketTypeFacts.IsThreadSafe(socketType);
+
+    /// <summary>
+    /// The routing id SERVER or PEER gave <paramref name="pipe"/> (what its messages carry in
+    /// <see cref="Message.RoutingId"/>); 0 for other types and for a pipe that left.
+    /// </summary>
+    public uint RoutingIdOf(Pipe pipe) => Pattern is ServerRouting routing ? routing.RoutingIdOf(pipe) : 0;
 
     /// <summary>Enters the gate of a thread-safe socket (re-entrant); a no-op for the classic types.</summary>
     public GateScope EnterGate()

@@ -23,6 +23,7 @@ internal static class ZmtpSocketTypes
         SocketType.Gather => "GATHER"u8,
         SocketType.Scatter => "SCATTER"u8,
         SocketType.Channel => "CHANNEL"u8,
+        SocketType.Peer => "PEER"u8,
         _ => default,
     };
 
@@ -67,6 +68,7 @@ internal static class ZmtpSocketTypes
         SocketType.Gather => peer is SocketType.Scatter,
         SocketType.Scatter => peer is SocketType.Gather,
         SocketType.Channel => peer is SocketType.Channel,
+        SocketType.Peer => peer is SocketType.Peer, // RFC 51: PEER talks to PEER only, as libzmq's check_socket_type
         _ => false,
     };
 

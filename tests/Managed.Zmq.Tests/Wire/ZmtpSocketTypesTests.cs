@@ -39,6 +39,7 @@ public sealed class ZmtpSocketTypesTests
     [InlineData(16, "GATHER")]
     [InlineData(17, "SCATTER")]
     [InlineData(20, "CHANNEL")]
+    [InlineData(19, "PEER")]
     public void GetName_Type_UpperCaseName(int type, string expected)
     {
         Assert.Equal(expected, System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)type)));
@@ -64,7 +65,7 @@ public sealed class ZmtpSocketTypesTests
     [InlineData("client")]
     [InlineData("RADIO")]
     [InlineData("DISH")]
-    [InlineData("PEER")]
+    [InlineData("peer")]
     [InlineData("channel")]
     [InlineData("SCATTER\0")]
     public void TryParseName_NotAnExactKnownName_ReturnsFalse(string name)
@@ -100,6 +101,18 @@ public sealed class ZmtpSocketTypesTests
                 Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(local, peer));
                 Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(peer, local));
             }
+        }
+    }
+
+    /// <summary>RFC 51: PEER talks only to PEER; libzmq's check_socket_type accepts no other pair.</summary>
+    [Fact]
+    public void AreCompatible_DraftPeer_OnlyWithPeer()
+    {
+        foreach (var peer in Enum.GetValues<SocketType>())
+        {
+            bool expected = peer == SocketType.Peer;
+            Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(SocketType.Peer, peer));
+            Assert.Equal(expected, ZmtpSocketTypes.AreCompatible(peer, SocketType.Peer));
         }
     }
 
