@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
@@ -12,6 +13,18 @@ internal sealed partial class ZmtpConnection
     /// <summary>Bytes at the head of the queue that a direct write already sent (see <see cref="TryWriteDirect"/>).</summary>
     private int _directSentPrefix;
 
+    /// <summary>CURVE: where a direct write encrypts the reply (the write loop's own buffer may hold a batch it is still sending).</summary>
+    private byte[]? _cipherDirect;
+
+    /// <summary>CURVE: the buffer holding the ciphertext a direct write could not send at once.</summary>
+    private byte[]? _cipherTail;
+
+    /// <summary>CURVE: where in <see cref="_cipherTail"/> that ciphertext begins.</summary>
+    private int _cipherTailOffset;
+
+    /// <summary>CURVE: bytes of a direct write's ciphertext still to send; the write loop sends them first.</summary>
+    private int _cipherTailLength;
+
     /// <summary>Largest queue a direct write takes on; more is the write loop's (a reply is usually small).</summary>
     private const int DirectWriteLimit = Tuning.Engine.DirectWriteLimit;
 
@@ -19,14 +32,14 @@ internal sealed partial class ZmtpConnection
     /// Runs on the socket's user thread while the pipe's writer state is direct: the write loop is
     /// parked and touches neither the queue's read side nor the OS socket's send side until the
     /// state moves on. Writes the committed messages with one non-blocking system call, which saves
-    /// the wake-up of the I/O thread a reply would otherwise wait for. Anything unusual (CURVE, a
-    /// peer of minor version 0: ZMTP 3.0 and 2.0 need their subscriptions converted, 1.0 every frame; a pending
-    /// command, large frames, zero-copy callbacks waiting in the overflow list, a full kernel buffer) is left to
-    /// the write loop.
+    /// the wake-up of the I/O thread a reply would otherwise wait for; with CURVE it encrypts them first
+    /// (<see cref="TryWriteDirectEncrypted"/>). Anything unusual (a peer of minor version 0: ZMTP 3.0 and 2.0
+    /// need their subscriptions converted, 1.0 every frame; a pending command, large frames, zero-copy callbacks
+    /// waiting in the overflow list, a full kernel buffer) is left to the write loop.
     /// </summary>
     public bool TryWriteDirect(StreamPipe pipe)
     {
-        if (_closing || _cipher is not null || _raw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0
+        if (_closing || _raw || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || _controlLength != 0 || _cipherTailLength != 0
             || _skipPartialMessage || pipe.OutboundMidMessage || pipe.PeerMinorVersion == 0 || DeferredReleases.HasPending)
         {
             return false;
@@ -42,6 +55,11 @@ internal sealed partial class ZmtpConnection
         if (batch.Length > DirectWriteLimit || FindExternal(batch) >= 0)
         {
             return false;
+        }
+
+        if (_cipher is not null)
+        {
+            return TryWriteDirectEncrypted(pipe, batch);
         }
 
         int sent = _transport.TrySendNow(batch);
@@ -68,6 +86,79 @@ internal sealed partial class ZmtpConnection
         outbound.Consume(batch.Length);
         pipe.OutboundMidMessage = endsMidMessage;
         outbound.MessagesConsumed(messages);
+        return true;
+    }
+
+    /// <summary>
+    /// The direct write under CURVE: encrypts the committed frames into <see cref="_cipherDirect"/> (each a MESSAGE
+    /// with the next short nonce, RFC 26) and sends them with one non-blocking system call. Nothing sent (a full
+    /// kernel buffer, an error, a failed mechanism): the plaintext stays queued and the write loop encrypts it again
+    /// with later nonces, which the peer accepts (nonces must only increase). Sent in part: the messages are
+    /// consumed, as sealed they can only go out as they are, and the rest of the ciphertext waits in
+    /// <see cref="_cipherTailLength"/> for the write loop, which sends it before anything else so that the nonces
+    /// reach the peer in order.
+    /// </summary>
+    private bool TryWriteDirectEncrypted(StreamPipe pipe, ReadOnlySpan<byte> batch)
+    {
+        // Read once: the I/O thread drops both when the connection ends (ReleaseState), possibly meanwhile.
+        if (_cipher is not { } cipher)
+        {
+            return false;
+        }
+
+        int needed = 0;
+        int offset = 0;
+        while (offset < batch.Length)
+        {
+            ZmtpFrame.TryReadHeader(batch[offset..], out var header);
+            needed += cipher.GetEncodedLength((int)header.BodyLength);
+            offset += header.HeaderLength + (int)header.BodyLength;
+        }
+
+        byte[]? output = _cipherDirect;
+        if (output is null || output.Length < needed)
+        {
+            // Grows to the largest reply seen, at most once per size class: replies then encrypt without allocating.
+            output = new byte[(int)BitOperations.RoundUpToPowerOf2((uint)needed)];
+            _cipherDirect = output;
+        }
+
+        int length = 0;
+        offset = 0;
+        while (offset < batch.Length)
+        {
+            ZmtpFrame.TryReadHeader(batch[offset..], out var header);
+            int frameLength = header.HeaderLength + (int)header.BodyLength;
+            int encoded = cipher.Encode(batch.Slice(offset, frameLength), output.AsSpan(length));
+            if (encoded < 0)
+            {
+                // The mechanism failed and wiped its keys: the write loop meets the same and stops.
+                return false;
+            }
+
+            length += encoded;
+            offset += frameLength;
+        }
+
+        int sent = _transport.TrySendNow(output.AsSpan(0, length));
+        if (sent <= 0)
+        {
+            return false;
+        }
+
+        int messages = CountMessages(batch, out bool endsMidMessage);
+        var outbound = pipe.Outbound;
+        outbound.Consume(batch.Length);
+        pipe.OutboundMidMessage = endsMidMessage;
+        outbound.MessagesConsumed(messages);
+        if (sent < length)
+        {
+            _cipherTail = output;
+            _cipherTailOffset = sent;
+            _cipherTailLength = length - sent;
+            return false;
+        }
+
         return true;
     }
 

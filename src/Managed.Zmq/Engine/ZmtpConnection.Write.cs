@@ -29,6 +29,16 @@ internal sealed partial class ZmtpConnection
         {
             while (!_closing)
             {
+                if (_cipherTailLength > 0)
+                {
+                    // The rest of a CURVE direct write: sealed with earlier nonces than anything queued, so it goes first.
+                    var tail = _cipherTail.AsMemory(_cipherTailOffset, _cipherTailLength);
+                    _cipherTailLength = 0;
+                    _cipherTail = null;
+                    await _transport.SendAsync(tail).ConfigureAwait(true);
+                    continue;
+                }
+
                 if (_controlLength > 0 && !pipe.OutboundMidMessage && _directSentPrefix == 0)
                 {
                     // The read loop may queue another PONG while this send waits for the kernel:

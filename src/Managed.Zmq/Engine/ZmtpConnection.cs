@@ -287,6 +287,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
         _controlLength = 0;
         _cipherIn = null;
         _cipherOut = null;
+        _cipherDirect = null;
+        _cipherTail = null;
+        _cipherTailLength = 0;
         _zmtp10Decoder?.Abandon();
         _zmtp10Decoder = null;
         _zmtp10In = null;

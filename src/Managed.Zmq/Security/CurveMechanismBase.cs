@@ -24,6 +24,13 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// <summary>Set once the keys are wiped (failure or disposal): no MESSAGE is sealed or opened after that.</summary>
     private bool _keysWiped;
 
+    /// <summary>
+    /// Held while a MESSAGE is sealed and while the keys are wiped. A reply may be sealed on the user's thread (the
+    /// engine's direct write) while the I/O thread fails the mechanism on bad input: without it a box could be
+    /// sealed with a half-wiped key.
+    /// </summary>
+    private readonly Lock _sealLock = new();
+
     /// <summary>The short nonce for the next command we send; starts at 1 (docs/libzmq-behaviour.md L9).</summary>
     private ulong _nextNonce = 1;
 
@@ -57,6 +64,14 @@ internal abstract class CurveMechanismBase : MechanismBase
     /// source frame must not overlap <paramref name="destination"/>.
     /// </remarks>
     public override int Encode(ReadOnlySpan<byte> frame, Span<byte> destination)
+    {
+        lock (_sealLock)
+        {
+            return EncodeLocked(frame, destination);
+        }
+    }
+
+    private int EncodeLocked(ReadOnlySpan<byte> frame, Span<byte> destination)
     {
         if (Status != MechanismStatus.Ready || _keysWiped)
         {
@@ -236,12 +251,15 @@ internal abstract class CurveMechanismBase : MechanismBase
 
     private void ZeroKeys()
     {
-        _keysWiped = true;
-        CryptographicOperations.ZeroMemory(_sessionKey);
-        _sendCipher?.Dispose();
-        _receiveCipher?.Dispose();
-        _sendCipher = null;
-        _receiveCipher = null;
+        lock (_sealLock)
+        {
+            _keysWiped = true;
+            CryptographicOperations.ZeroMemory(_sessionKey);
+            _sendCipher?.Dispose();
+            _receiveCipher?.Dispose();
+            _sendCipher = null;
+            _receiveCipher = null;
+        }
     }
 
     /// <summary>07 "MESSAGE", short nonce, and a box of flags + payload.</summary>
