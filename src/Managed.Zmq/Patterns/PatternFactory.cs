@@ -21,6 +21,8 @@ internal static class PatternFactory
         SocketType.Stream => new RawStream(socket),
         SocketType.Server => new Server(socket),
         SocketType.Client => new Client(socket),
+        SocketType.Radio => new Radio(socket),
+        SocketType.Dish => new Dish(socket),
         _ => throw new ArgumentOutOfRangeException(nameof(socketType)),
     };
 }

@@ -20,17 +20,20 @@ internal static class ZmtpSocketTypes
         SocketType.XSub => "XSUB"u8,
         SocketType.Server => "SERVER"u8,
         SocketType.Client => "CLIENT"u8,
+        SocketType.Radio => "RADIO"u8,
+        SocketType.Dish => "DISH"u8,
         _ => default,
     };
 
     /// <summary>Maps a received Socket-Type value to a socket type.</summary>
     /// <remarks>
     /// The match is exact and case-sensitive, as libzmq's is (docs/libzmq-behaviour.md L6): a value such as "dealer" is
-    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types but SERVER and CLIENT (RFC 41).
+    /// not a socket type, and neither is "STREAM" nor any of the draft RFC 37 types but SERVER and CLIENT (RFC 41) and
+    /// RADIO and DISH (RFC 48).
     /// </remarks>
     public static bool TryParseName(ReadOnlySpan<byte> name, out SocketType type)
     {
-        for (var candidate = SocketType.Pair; candidate <= SocketType.Client; candidate++)
+        for (var candidate = SocketType.Pair; candidate <= SocketType.Dish; candidate++)
         {
             var known = GetName(candidate);
             if (!known.IsEmpty && name.SequenceEqual(known))
@@ -45,8 +48,8 @@ internal static class ZmtpSocketTypes
     }
 
     /// <summary>True when a <paramref name="local"/> socket may talk to a peer announcing <paramref name="peer"/>.</summary>
-    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER (libzmq accepts no other
-    /// peer for either); the relation is symmetric.</remarks>
+    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER and RFC 48 RADIO–DISH
+    /// (libzmq accepts no other peer for any of them); the relation is symmetric.</remarks>
     public static bool AreCompatible(SocketType local, SocketType peer) => local switch
     {
         SocketType.Req => peer is SocketType.Rep or SocketType.Router,
@@ -60,6 +63,8 @@ internal static class ZmtpSocketTypes
         SocketType.Pair => peer is SocketType.Pair,
         SocketType.Server => peer is SocketType.Client,
         SocketType.Client => peer is SocketType.Server,
+        SocketType.Radio => peer is SocketType.Dish,
+        SocketType.Dish => peer is SocketType.Radio,
         _ => false,
     };
 

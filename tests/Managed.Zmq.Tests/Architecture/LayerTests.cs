@@ -106,7 +106,7 @@ public sealed class LayerTests
     {
         "Managed.Zmq" or "Managed.Zmq.Async" or "Managed.Zmq.Polling" => "Api",
         "Managed.Zmq.Sockets" => "Sockets",
-        "Managed.Zmq.Patterns" or "Managed.Zmq.Patterns.Subscriptions" => "Patterns",
+        "Managed.Zmq.Patterns" or "Managed.Zmq.Patterns.Subscriptions" or "Managed.Zmq.Patterns.Groups" => "Patterns",
         "Managed.Zmq.Inproc" => "Inproc",
         "Managed.Zmq.Pipes" => "Pipes",
         "Managed.Zmq.Buffers" => "Buffers",
