@@ -36,6 +36,8 @@ public sealed class ZmtpSocketTypesTests
     [InlineData(11, "")]
     [InlineData(12, "SERVER")]
     [InlineData(13, "CLIENT")]
+    [InlineData(14, "RADIO")]
+    [InlineData(15, "DISH")]
     public void GetName_Type_UpperCaseName(int type, string expected)
     {
         Assert.Equal(expected, System.Text.Encoding.ASCII.GetString(ZmtpSocketTypes.GetName((SocketType)type)));
@@ -59,8 +61,8 @@ public sealed class ZmtpSocketTypesTests
     [InlineData("DEALE")]
     [InlineData("STREAM")]
     [InlineData("client")]
-    [InlineData("RADIO")]
-    [InlineData("DISH")]
+    [InlineData("radio")]
+    [InlineData("DISH ")]
     [InlineData("PEER")]
     [InlineData("CHANNEL")]
     public void TryParseName_NotAnExactKnownName_ReturnsFalse(string name)
