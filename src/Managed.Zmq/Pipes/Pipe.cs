@@ -71,7 +71,7 @@ internal abstract partial class Pipe
     /// A RADIO's udp pipe: every message goes to it whatever its group, since a udp peer sends no JOIN and the DISH
     /// at the other end filters (libzmq's RADIO does the same with its udp pipes).
     /// </summary>
-    public bool TakesEveryGroup { get; init; }
+    public bool TakesEveryGroup { get; set; }
 
     /// <summary>True once a handshake completed over this pipe at least once.</summary>
     public bool HasBeenConnected { get; set; }

@@ -47,7 +47,9 @@ public sealed class LayerTests
         // Options are the socket's settings that every layer under the socket reads, as libzmq hands
         // its options_t down to engines and sessions; validating ZMTP metadata names needs Wire.
         ["Options"] = ["Wire"],
-        ["Endpoints"] = ["Engine"],
+        ["Endpoints"] = ["Engine", "Udp"],
+        // udp:// (RADIO/DISH): no ZMTP, so an engine of its own beside ZmtpConnection, serving a stream pipe as one.
+        ["Udp"] = ["Engine"],
         // The engine serves a pipe through IPipeEngine.
         ["Engine"] = ["Wire", "Security", "Transports", "Pipes", "Options"],
         // Security.Zap is part of this layer (mechanisms ask ZAP, ZAP reads mechanism metadata); it
@@ -117,6 +119,7 @@ public sealed class LayerTests
         "Managed.Zmq.Security.Crypto" => "Crypto",
         "Managed.Zmq.Wire" => "Wire",
         "Managed.Zmq.Transports" or "Managed.Zmq.Transports.Ws" => "Transports",
+        "Managed.Zmq.Transports.Udp" => "Udp",
         // Everything may use these; they use only each other, one way (see LowLayers).
         "Managed.Zmq.Threading" or "Managed.Zmq.Diagnostics" or "Managed.Zmq.Internal" => "Low",
         _ => null,
