@@ -5,8 +5,9 @@ namespace Managed.Zmq.InteropTests.Drafts;
 
 /// <summary>
 /// RADIO and DISH (RFC 48) against libzmq's draft implementation, both ways, binding and connecting: the READY
-/// names, JOIN commands, the group-then-body frames on tcp and ipc, exact group filtering, and the group handed
-/// to the receiver (a long group too: libzmq 4.3.4 takes up to 255 bytes).
+/// names, JOIN commands, the group-then-body frames on tcp and ipc, the datagrams on udp (unicast and multicast),
+/// exact group filtering, and the group handed to the receiver (a long group too: libzmq 4.3.4 takes up to 255
+/// bytes).
 /// </summary>
 public sealed class RadioDishInteropTests
 {
@@ -91,6 +92,95 @@ public sealed class RadioDishInteropTests
         peer.ReadLine("sent");
         peer.AssertExitsCleanly();
     });
+
+    public static TheoryData<string> UdpHosts => ["127.0.0.1", "239.194.{0}.{1}", "lo;239.195.{0}.{1}"];
+
+    /// <summary>udp, unicast and multicast: libzmq's DISH binds a port found free, our RADIO sends datagrams to it.</summary>
+    [Theory]
+    [MemberData(nameof(UdpHosts))]
+    public Task OurRadio_LibzmqDishOverUdp_ReceivesItsGroupOnly(string host) => Deadline.Run(() =>
+    {
+        string endpoint = $"udp://{Host(host)}:{FreeUdpPort()}";
+        using var context = new Context();
+        using var radio = Open(context, SocketType.Radio);
+        using var peer = RadioDishPeer.Start("dish", bind: true, endpoint, "weather", Count);
+        peer.ReadLine("ready");
+        radio.Connect(endpoint);
+
+        Deadline.RetryUntil(
+            () =>
+            {
+                SendTo(radio, "weather", "probe");
+                return peer.TryReadLine("got ", (int)Timeouts.Probe.TotalMilliseconds) is not null;
+            },
+            "a datagram at the libzmq DISH");
+
+        for (int i = 0; i < Count; i++)
+        {
+            SendTo(radio, "other", $"skip {i}");
+            SendTo(radio, "weather", $"msg {i}");
+        }
+
+        for (int i = 0; i < Count; i++)
+        {
+            string got;
+            do
+            {
+                got = peer.ReadLine("got ");
+            }
+            while (got == "weather|probe");
+
+            Assert.Equal($"weather|msg {i}", got);
+        }
+
+        peer.AssertExitsCleanly();
+    });
+
+    /// <summary>udp, unicast and multicast: our DISH binds, libzmq's RADIO sends datagrams to its endpoint.</summary>
+    [Theory]
+    [MemberData(nameof(UdpHosts))]
+    public Task LibzmqRadio_OurDishOverUdp_ReceivesItsGroupOnly(string host) => Deadline.Run(() =>
+    {
+        using var context = new Context();
+        using var dish = Open(context, SocketType.Dish);
+        dish.Join("weather");
+        dish.Bind($"udp://{Host(host)}:*");
+        using var peer = RadioDishPeer.Start("radio", bind: false, dish.GetOptionString(SocketOption.Last_Endpoint), "weather", Count);
+        peer.ReadLine("ready");
+
+        using var message = new Message();
+        dish.Recv(message);
+        Assert.Equal("probe", message.ToString());
+        Assert.Equal("weather", message.Group);
+        peer.Go();
+
+        for (int i = 0; i < Count; i++)
+        {
+            do
+            {
+                dish.Recv(message);
+            }
+            while (message.ToString() == "probe");
+
+            Assert.Equal($"msg {i}", message.ToString());
+            Assert.Equal("weather", message.Group);
+        }
+
+        peer.ReadLine("sent");
+        peer.AssertExitsCleanly();
+    });
+
+    /// <summary>A multicast group of its own per test, so parallel runs do not hear each other.</summary>
+    private static string Host(string pattern) =>
+        string.Format(System.Globalization.CultureInfo.InvariantCulture, pattern, Random.Shared.Next(1, 255), Random.Shared.Next(1, 255));
+
+    /// <summary>A udp port nothing is bound to now (for libzmq's DISH, whose Last_Endpoint does not tell a wildcard port).</summary>
+    private static int FreeUdpPort()
+    {
+        using var probe = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Udp);
+        probe.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Any, 0));
+        return ((System.Net.IPEndPoint)probe.LocalEndPoint!).Port;
+    }
 
     /// <summary>libzmq's DISH names itself DISH in READY; our SUB refuses it, as libzmq's SUB would.</summary>
     [Fact]
