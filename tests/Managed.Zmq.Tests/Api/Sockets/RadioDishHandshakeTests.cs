@@ -47,6 +47,32 @@ public sealed class RadioDishHandshakeTests : IDisposable
         Assert.Equal(MonitorProbe.HandshakeSucceeded, (int)succeeded.Event);
     }
 
+    [Theory]
+    [InlineData(SocketType.Dish, 0)]
+    [InlineData(SocketType.Radio, -1)]
+    public void Linger_Default_IsLibzmqs(SocketType type, int expected)
+    {
+        using var socket = new Socket(_context, type);
+
+        // libzmq's DISH sets ZMQ_LINGER 0 when it is made; every other type keeps -1.
+        Assert.Equal(expected, socket.GetOption<int>(SocketOption.Linger));
+    }
+
+    [Fact]
+    public async Task ContextDispose_DishJoinedToUnreachablePeer_DoesNotHang()
+    {
+        using var context = new Context();
+        var dish = new Socket(context, SocketType.Dish);
+        dish.Join("g");
+        dish.Connect(Support.RefusedPort.TcpEndpoint());
+
+        dish.Dispose();
+        var disposal = Task.Run(context.Dispose);
+
+        var finished = await Task.WhenAny(disposal, Task.Delay(TimeSpan.FromSeconds(10)));
+        Assert.True(finished == disposal, "a DISH's queued JOIN does not linger (its default LINGER is 0)");
+    }
+
     private Socket Create(SocketType type)
     {
         var socket = new Socket(_context, type);
