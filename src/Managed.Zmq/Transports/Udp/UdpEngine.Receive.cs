@@ -28,7 +28,27 @@ internal sealed partial class UdpEngine
                     continue;
                 }
 
-                Deliver(buffer.AsSpan(0, received));
+                bool delivered = Deliver(buffer.AsSpan(0, received));
+
+                // Whatever else the kernel holds is taken now, without waiting, and announced once.
+                while (!IsClosed && _socket.Available > 0)
+                {
+                    try
+                    {
+                        received = _socket.ReceiveFrom(buffer, SocketFlags.None, from);
+                    }
+                    catch (SocketException) when (!IsClosed)
+                    {
+                        break;
+                    }
+
+                    delivered |= Deliver(buffer.AsSpan(0, received));
+                }
+
+                if (delivered)
+                {
+                    _host.Notify();
+                }
             }
         }
         catch (Exception ex) when (IsClosed && ex is ObjectDisposedException or SocketException)
@@ -46,12 +66,12 @@ internal sealed partial class UdpEngine
         }
     }
 
-    /// <summary>Queues one datagram as its two frames; drops it when malformed or when the pipe is at RCVHWM.</summary>
-    private void Deliver(ReadOnlySpan<byte> datagram)
+    /// <summary>Queues one datagram as its two frames; drops it (false) when malformed or when the pipe is at RCVHWM.</summary>
+    private bool Deliver(ReadOnlySpan<byte> datagram)
     {
         if (!UdpDatagram.TryRead(datagram, out var group, out var body))
         {
-            return;
+            return false;
         }
 
         var inbound = _pipe.Inbound;
@@ -59,7 +79,7 @@ internal sealed partial class UdpEngine
         if (hwm > 0 && inbound.QueuedMessages >= hwm)
         {
             // libzmq stops reading at the HWM and the kernel drops what follows; dropping here loses the same.
-            return;
+            return false;
         }
 
         var span = inbound.GetSpan(QueuedFrame.GetLength(group.Length) + QueuedFrame.GetLength(body.Length));
@@ -67,6 +87,6 @@ internal sealed partial class UdpEngine
         written += QueuedFrame.Write(span[written..], body, more: false);
         inbound.Advance(written);
         inbound.Commit(1);
-        _host.Notify();
+        return true;
     }
 }

@@ -54,7 +54,9 @@ internal sealed partial class UdpEngine
                 {
                     try
                     {
-                        await _socket.SendToAsync(_datagram.AsMemory(0, length), SocketFlags.None, _target!).ConfigureAwait(false);
+                        // A udp send does not wait for the peer: the kernel queues the datagram or drops it, so the
+                        // plain call costs less than an asynchronous one per datagram.
+                        _socket.SendTo(_datagram.AsSpan(0, length), SocketFlags.None, _target!);
                     }
                     catch (SocketException)
                     {
