@@ -214,6 +214,26 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public void Radio_XpubNodropDishNotReading_SendReportsEagain()
+    {
+        var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
+        radio.SetOption(SocketOption.Sndhwm, 10);
+        dish.SetOption(SocketOption.Rcvhwm, 10);
+        dish.Join(string.Empty);
+        WaitUntilJoined(radio, dish);
+
+        // libzmq's RADIO takes Xpub_Nodrop: a full peer then makes the send wait instead of dropping.
+        radio.SetOption(SocketOption.Xpub_Nodrop, 1);
+        bool refused = false;
+        for (int i = 0; i < 1_000_000 && !refused; i++)
+        {
+            refused = !radio.Send("x"u8, SendFlags.DontWait);
+        }
+
+        Assert.True(refused, "a send at the HWM reports EAGAIN under Xpub_Nodrop");
+    }
+
+    [Fact]
     public async Task RadioDish_ManyThreads_NoMessageTornOrMisgrouped()
     {
         var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
