@@ -49,10 +49,30 @@ public sealed class RadioDishWireTests : ResilienceFixture
         Assert.Equal("g", message.Group);
     }
 
+    [Fact]
+    public void Dish_LargeBody_DeliveredWithItsGroup()
+    {
+        using var listener = new RawListener();
+        var dish = Create(SocketType.Dish);
+        dish.Join("big");
+        dish.Connect($"tcp://127.0.0.1:{listener.Port}");
+        using var radio = listener.Accept();
+        radio.CompleteNullHandshake("RADIO");
+
+        radio.Send(ZmtpBytes.Concat(ZmtpBytes.Message("big", more: true), ZmtpBytes.Frame(0, new byte[64 * 1024])));
+
+        using var message = new Message();
+        dish.Recv(message);
+        Assert.Equal(64 * 1024, message.Size);
+        Assert.Equal("big", message.Group);
+    }
+
     [Theory]
     [InlineData("single")]
     [InlineData("three")]
     [InlineData("longgroup")]
+    [InlineData("largesingle")]
+    [InlineData("largebodymore")]
     public void Dish_MessageNotGroupThenBody_ConnectionClosed(string shape)
     {
         var guard = InternalErrorsGuard.Start();
@@ -66,6 +86,8 @@ public sealed class RadioDishWireTests : ResilienceFixture
         {
             "single" => ZmtpBytes.Message("no group"),
             "three" => ZmtpBytes.Concat(ZmtpBytes.Message("g", more: true), ZmtpBytes.Message("a", more: true), ZmtpBytes.Message("b")),
+            "largesingle" => ZmtpBytes.Frame(0, new byte[64 * 1024]),
+            "largebodymore" => ZmtpBytes.Concat(ZmtpBytes.Message("g", more: true), ZmtpBytes.Frame(ZmtpBytes.FlagMore, new byte[64 * 1024])),
             _ => ZmtpBytes.Concat(ZmtpBytes.Message(new string('g', 256), more: true), ZmtpBytes.Message("b")),
         };
         radio.TrySend(input);
