@@ -120,6 +120,27 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public void Dish_PollerAndEvents_ReadableOnlyWithAJoinedMessage()
+    {
+        var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
+        dish.Join("polled");
+        WaitUntilJoined(radio, dish);
+        using var poller = new Poller(1);
+        poller.Add(dish, PollEvents.In);
+        Assert.Equal(0, poller.Poll(0));
+
+        SendToGroup(radio, "polled", "ready");
+
+        Assert.Equal(1, poller.Poll(Timeout));
+        Assert.Equal((int)PollEvents.In, dish.GetOption<int>(SocketOption.Events) & (int)PollEvents.In);
+        using var message = new Message();
+        dish.Recv(message);
+        Assert.Equal("ready", message.ToString());
+        Assert.Equal("polled", message.Group);
+        Assert.Equal(0, poller.Poll(0));
+    }
+
+    [Fact]
     public void Dish_JoinTwice_ThrowsEinval()
     {
         var dish = Create(SocketType.Dish);
