@@ -13,11 +13,12 @@ namespace Managed.Zmq.Tests.Architecture;
 ///  '-> Sockets -+-> Patterns -+-> Inproc -> Pipes -> Buffers -> Low
 ///               |             +-> Pipes
 ///               |             '-> Options -> Wire -> Low
-///               '-> Endpoints -> Engine -+-> Security (+Zap/) -+-> Crypto -> Low
-///                                        |                     '-> Wire
-///                                        +-> Transports -> Options
-///                                        +-> Pipes
-///                                        '-> Wire, Options
+///               '-> Endpoints -+-> Engine -+-> Security (+Zap/) -+-> Crypto -> Low
+///                              |           |                     '-> Wire
+///                              |           +-> Transports -> Options
+///                              |           +-> Pipes
+///                              |           '-> Wire, Options
+///                              '-> Udp (Transports/Udp) -> Engine
 /// Low: Threading -> Diagnostics -> Internal (+ the public vocabulary, see Vocabulary)
 /// Api and Sockets use Engine through its interfaces and enums only (SeamsOnly).
 /// </code>
