@@ -129,7 +129,7 @@ public sealed unsafe partial class Message
         _data = source._data;
         _size = source._size;
         _more = source._more;
-        _routingId = source._routingId;
+        CopyAddressingFrom(source);
         _owned = source._owned;
         _ownedCapacity = source._ownedCapacity;
         _freeCallback = source._freeCallback;
@@ -142,7 +142,7 @@ public sealed unsafe partial class Message
         source._data = null;
         source._size = 0;
         source._more = false;
-        source._routingId = 0;
+        source.ClearAddressing();
         source._owned = null;
         source._ownedCapacity = 0;
         source._freeCallback = null;
@@ -195,7 +195,7 @@ public sealed unsafe partial class Message
         _more = more;
 
         // zmq_msg_copy copies the routing id with the rest of the message.
-        _routingId = source._routingId;
+        CopyAddressingFrom(source);
 
         // zmq_msg_copy shares the source's metadata, as it is immutable.
         _metadata = source._metadata;

@@ -117,11 +117,6 @@ public sealed unsafe partial class Message
     /// <summary>Sets the MORE flag of a frame just received into this message.</summary>
     internal void SetMore(bool more) => _more = more;
 
-    /// <summary>A receive hands over the frame's routing id (0 but from a SERVER); a send leaves 0, as libzmq's does.</summary>
-    internal void SetRoutingId(uint routingId) => _routingId = routingId;
-
-    /// <summary>The routing id without the initialized check; the caller has validated the message.</summary>
-    internal uint PeekRoutingId => _routingId;
 
     /// <summary>Points a frame just received at its connection's metadata (null for none).</summary>
     internal void SetMetadata(Wire.PeerMetadata? metadata)

@@ -32,9 +32,6 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
     /// <summary>MORE flag of the last frame received into this message.</summary>
     private bool _more;
 
-    /// <summary>The SERVER or PEER peer this message came from or goes to (RFC 41, RFC 51); 0 for none.</summary>
-    private uint _routingId;
-
     /// <summary>True once <see cref="Dispose"/> ran; the message is then "not initialized".</summary>
     private bool _disposed;
 
@@ -205,7 +202,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         get
         {
             EnsureInitialized();
-            return _routingId;
+            return PeekRoutingId;
         }
 
         set
@@ -216,7 +213,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
                 ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
             }
 
-            _routingId = value;
+            SetRoutingId(value);
         }
     }
 

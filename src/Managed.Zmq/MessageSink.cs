@@ -26,6 +26,7 @@ internal readonly struct MessageSink : IFrameSink
 
         _message.SetMore(frame.More);
         _message.SetRoutingId(frame.RoutingId);
+        _message.SetGroup(frame.Group);
         _message.SetMetadata(frame.Metadata);
     }
 }

@@ -38,6 +38,12 @@ public sealed partial class Socket
             return;
         }
 
+        if (endpoint.StartsWith(UdpScheme, StringComparison.Ordinal))
+        {
+            StartUdp(endpoint, bind: true);
+            return;
+        }
+
         var address = ParseOrThrow(endpoint, forBind: true);
         int error = Listener.TryStart(_core, address, out var listener);
         if (error != 0)
@@ -108,6 +114,11 @@ public sealed partial class Socket
             return ConnectInproc(endpoint, inprocName);
         }
 
+        if (endpoint.StartsWith(UdpScheme, StringComparison.Ordinal))
+        {
+            return StartUdp(endpoint, bind: false);
+        }
+
         var address = ParseOrThrow(endpoint, forBind: false);
         _core.ProcessEvents();
 
@@ -165,6 +176,12 @@ public sealed partial class Socket
         }
 
         handle!.Stop(0);
+        if (handle is UdpEndpoint udp)
+        {
+            _core.DetachFromPattern(udp.Pipe);
+            return;
+        }
+
         _core.CloseConnectionsFrom(handle);
     }
 
@@ -191,6 +208,13 @@ public sealed partial class Socket
             return;
         }
 
+        if (handle is UdpEndpoint udp)
+        {
+            udp.Stop(0);
+            _core.DetachFromPattern(udp.Pipe);
+            return;
+        }
+
         if (handle is not Connecter connecter)
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.ENOENT);
@@ -199,6 +223,50 @@ public sealed partial class Socket
 
         connecter.Stop(0);
         _core.DetachFromPattern(connecter.TakePipe());
+    }
+
+    private const string UdpScheme = "udp://";
+
+    /// <summary>
+    /// udp:// (libzmq's draft transport): only a DISH binds and only a RADIO connects, anything else is
+    /// ENOCOMPATPROTO as in libzmq 4.3.4; no handshake, so the pipe joins the pattern at once. Returns that pipe.
+    /// </summary>
+    private Pipe StartUdp(string endpoint, bool bind)
+    {
+        if (_core.SocketType != (bind ? SocketType.Dish : SocketType.Radio))
+        {
+            ThrowHelper.ThrowZmqException(ZmqConstants.ENOCOMPATPROTO);
+        }
+
+        int error = Transports.Udp.UdpAddress.TryParse(endpoint, endpoint[UdpScheme.Length..], bind, _core.Options.Ipv6, out var address);
+        if (error == 0 && _core.Context.IoThreadCount == 0)
+        {
+            error = ZmqConstants.EMTHREAD;
+        }
+
+        if (error != 0)
+        {
+            ThrowHelper.ThrowZmqException(error);
+        }
+
+        _core.ProcessEvents();
+        using (_core.EnterGate())
+        {
+            error = UdpEndpoint.TryStart(_core, address!, bind, _core.AttachToPattern, out var udp);
+            if (error != 0)
+            {
+                if (bind)
+                {
+                    _core.Monitor.Emit(SocketMonitor.BindFailed, error, endpoint);
+                }
+
+                ThrowHelper.ThrowZmqException(error);
+            }
+
+            _core.AddEndpoint(udp!);
+            _core.LastEndpoint = udp!.ResolvedAddress;
+            return udp.Pipe;
+        }
     }
 
     private InprocPipe ConnectInproc(string endpoint, string name)

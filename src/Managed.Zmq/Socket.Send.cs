@@ -116,7 +116,7 @@ public sealed partial class Socket
         {
             // Small frames are copied into the queue, zero-copy ones included: the copy costs less than
             // carrying a reference to the write loop, and the free callback is deferred off this thread.
-            var status = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId }, dontWait);
+            var status = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, more) { RoutingId = message.PeekRoutingId, Group = message.PeekGroup }, dontWait);
             if (status != SendStatus.Sent)
             {
                 // As in Net.Zmq: Send(Message) reports would-block by throwing, even with DontWait.
@@ -125,6 +125,7 @@ public sealed partial class Socket
 
             // A sent message is left empty, its routing id 0 included, as libzmq leaves it.
             message.SetRoutingId(0);
+            message.SetGroup(default);
 
             // A DontWait send must not wait for anything, the deferred callbacks' room included.
             message.ReleaseAfterSend(mayWait: !dontWait);
@@ -138,7 +139,7 @@ public sealed partial class Socket
         // kept a reference, the callback is due once Send returns, as for a small frame.
         var payload = message.CreatePayload();
         // CURVE encrypts every frame anyway, so there the copy into the queue is the cheaper path.
-        var result = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId }, dontWait);
+        var result = _core.SendFromApi(new Pipes.OutboundFrame(message.Content, !_core.Options.EncryptsFrames ? payload : null, more) { RoutingId = message.PeekRoutingId, Group = message.PeekGroup }, dontWait);
 
         if (result != SendStatus.Sent)
         {
@@ -146,6 +147,7 @@ public sealed partial class Socket
         }
 
         message.SetRoutingId(0);
+        message.SetGroup(default);
 
         message.DetachInto(payload);
         if (payload.ReleaseFromSend(mayWait: !dontWait, out int ticket))

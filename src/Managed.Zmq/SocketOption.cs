@@ -99,8 +99,8 @@ public enum SocketOption
     Rcvhwm = 24,
 
     /// <summary>
-    /// &gt; 0; stored and read back as libzmq does. Only multicast transports (pgm://, epgm://, and udp:// for the
-    /// draft RADIO/DISH types) use it; this library has none of them (pgm/epgm: EPROTONOSUPPORT).
+    /// &gt; 0; stored and read back as libzmq does. Multicast transports use it: here udp:// (RADIO), whose multicast
+    /// datagrams get it as their TTL; pgm:// and epgm:// are refused (EPROTONOSUPPORT).
     /// </summary>
     /// <remarks>Accessor type: int. Default: 1. Access: read-write.</remarks>
     Multicast_Hops = 25,
@@ -269,7 +269,7 @@ public enum SocketOption
     Socks_Proxy = 68,
 
     /// <summary>≥ 0; at HWM, report EAGAIN instead of dropping.</summary>
-    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB].</remarks>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only [XPUB, PUB, RADIO (as libzmq's draft RADIO)].</remarks>
     Xpub_Nodrop = 69,
 
     /// <summary>libzmq's 70 is a context option: EINVAL on sockets (use (ContextOption)70).</summary>

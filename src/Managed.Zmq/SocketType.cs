@@ -39,6 +39,18 @@ public enum SocketType
     /// </summary>
     Client = 13,
     /// <summary>
+    /// Radio (RFC 48, a libzmq draft type, ZMQ_RADIO): sends single-part messages, each to the <see cref="Dish"/> peers
+    /// that joined its <see cref="Message.Group"/> (exact match), dropping it for a peer whose queue is full; never
+    /// receives. Works over tcp, ipc, inproc and, connecting, udp.
+    /// </summary>
+    Radio = 14,
+    /// <summary>
+    /// Dish (RFC 48, a libzmq draft type, ZMQ_DISH): receives the messages of the groups it joined
+    /// (<see cref="Socket.Join"/>, <see cref="Socket.Leave"/>), each with its <see cref="Message.Group"/>; never sends.
+    /// Talks to <see cref="Radio"/> peers only; binds udp to receive datagrams.
+    /// </summary>
+    Dish = 15,
+    /// <summary>
     /// Gather (RFC 49, a libzmq draft type, ZMQ_GATHER): fair-queued receive of single-part messages from
     /// <see cref="Scatter"/> peers, as PULL but thread-safe; it cannot send. A multipart message from a peer is dropped.
     /// </summary>

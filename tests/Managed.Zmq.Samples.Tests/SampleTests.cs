@@ -7,6 +7,7 @@ public sealed class SampleTests
     {
         { "ReqRep", ["hello 0 -> world 0", "hello 1 -> world 1", "hello 2 -> world 2"] },
         { "PubSub", ["subscribed: weather.", "weather.london: 12 C", "weather.paris: 14 C"] },
+        { "RadioDish", ["joined: weather", "weather: 12 C", "udp alerts: storm"] },
         { "PushPull", ["sink: 100 results, sum of squares 1..100 = 338350"] },
         {
             "RouterDealer",

@@ -61,6 +61,13 @@ internal sealed partial class ZmtpConnection
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReceiveDirectFrameAsync(StreamPipe pipe, ZmtpFrameHeader header)
     {
+        if (_expectsGroupFrames && !IsGroupFramed(header))
+        {
+            // A DISH's message is a group frame then a body frame; a large frame is only ever the body (see ParseReceived).
+            Close(DisconnectReason.ProtocolError);
+            return false;
+        }
+
         var inbound = pipe.Inbound;
         int bodyLength = (int)header.BodyLength;
         int bodyStart = _parseOffset + header.HeaderLength;

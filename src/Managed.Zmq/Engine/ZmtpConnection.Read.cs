@@ -27,6 +27,9 @@ internal sealed partial class ZmtpConnection
     /// <summary>True while the frames parsed so far end inside a multipart message.</summary>
     private bool _inMessage;
 
+    /// <summary>A DISH's connection: every message must be a group frame then a body frame (<see cref="IsGroupFramed"/>).</summary>
+    private bool _expectsGroupFrames;
+
     /// <summary>Bytes the next receive must make room for: a partial frame's full size.</summary>
     private int _pendingFrameBytes;
 
@@ -225,6 +228,13 @@ internal sealed partial class ZmtpConnection
             // peer's to set and are ours to ignore: the queue marks frames held by reference with one.
             buffer[offset - dropped] &= (byte)ZmtpFrame.DefinedFlags;
 
+            if (_expectsGroupFrames && !header.IsCommand && !IsGroupFramed(header))
+            {
+                // A DISH takes only a group frame (MORE, at most 255 bytes) then one body frame: libzmq's DISH ends
+                // the connection on anything else.
+                return false;
+            }
+
             if (header.IsCommand)
             {
                 messages++;
@@ -290,7 +300,25 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        return !_inMessage && _host.AcceptsSubscriptions
-            && ZmtpSubscription.TryParseCommand(command, out _, out _);
+        if (_inMessage)
+        {
+            return false;
+        }
+
+        if (_host.SocketType == SocketType.Radio)
+        {
+            // A DISH's JOIN and LEAVE stay in the queue for the RADIO (RFC 37 §The Radio-Dish Pattern). A group longer
+            // than any message can carry would match nothing; libzmq aborts on one, we drop it.
+            return ZmtpGroupCommand.TryParse(command, out _, out var group) && group.Length <= Tuning.RadioDish.MaxGroupLength;
+        }
+
+        return _host.AcceptsSubscriptions && ZmtpSubscription.TryParseCommand(command, out _, out _);
     }
+
+    /// <summary>
+    /// DISH: true when <paramref name="header"/> fits the two-frame form of a RADIO message (libzmq 4.3's
+    /// dish_session): first a group of at most 255 bytes with MORE, then a body without it.
+    /// </summary>
+    private bool IsGroupFramed(in ZmtpFrameHeader header) =>
+        _inMessage ? !header.More : header.More && header.BodyLength <= Tuning.RadioDish.MaxGroupLength;
 }

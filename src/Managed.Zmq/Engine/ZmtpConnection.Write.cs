@@ -340,6 +340,11 @@ internal sealed partial class ZmtpConnection
         {
             await SendFramesAsync(converted).ConfigureAwait(true);
         }
+        else if (ZmtpCommandCodec.TryParse(body, out command) && ZmtpGroupCommand.TryParse(command, out _, out _))
+        {
+            // JOIN and LEAVE have no 3.0 form: libzmq 4.3 sends them to a 3.0 peer as the same command frames.
+            await SendFramesAsync(batch[..frameLength]).ConfigureAwait(true);
+        }
 
         outbound.Consume(frameLength);
     }

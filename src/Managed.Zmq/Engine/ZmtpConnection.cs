@@ -126,6 +126,7 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
     public async Task<DisconnectReason> RunAsync()
     {
         _raw = _host.IsRaw;
+        _expectsGroupFrames = _host.SocketType == SocketType.Dish;
         if (_raw)
         {
             return await RunRawAsync().ConfigureAwait(true);

@@ -14,6 +14,10 @@ internal sealed class InprocPipe : Pipe
     private const byte SubscribeKind = 1;
     private const byte CancelKind = 0;
 
+    /// <summary>First octet of a group command's body (a DISH's JOIN or LEAVE, RFC 48), then the group.</summary>
+    private const byte JoinKind = 2;
+    private const byte LeaveKind = 3;
+
     /// <summary>Topics up to this length are framed on the stack.</summary>
     private const int StackTopicLength = 255;
 
@@ -92,6 +96,30 @@ internal sealed class InprocPipe : Pipe
         }
 
         PeerSignal?.Notify();
+    }
+
+    /// <remarks>The command's body is one octet (<see cref="JoinKind"/> or <see cref="LeaveKind"/>), then the group (at most 255 bytes).</remarks>
+    public override void WriteGroupCommand(bool join, ReadOnlySpan<byte> group)
+    {
+        Span<byte> body = stackalloc byte[1 + Internal.Tuning.RadioDish.MaxGroupLength];
+        body[0] = join ? JoinKind : LeaveKind;
+        group.CopyTo(body.Slice(1));
+        InprocOutbound.WriteCommand(body[..(1 + group.Length)]);
+        PeerSignal?.Notify();
+    }
+
+    private protected override bool TryReadGroupCommandBody(ReadOnlySpan<byte> body, out bool join, out ReadOnlySpan<byte> group)
+    {
+        if (body.IsEmpty || body[0] is not (JoinKind or LeaveKind))
+        {
+            join = false;
+            group = default;
+            return false;
+        }
+
+        join = body[0] == JoinKind;
+        group = body.Slice(1);
+        return true;
     }
 
     private protected override bool TryReadSubscriptionCommand(ReadOnlySpan<byte> body, out bool subscribe, out ReadOnlySpan<byte> topic)

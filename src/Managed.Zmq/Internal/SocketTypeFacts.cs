@@ -7,14 +7,14 @@ namespace Managed.Zmq.Internal;
 internal static class SocketTypeFacts
 {
     /// <summary>True for the socket types this library implements; any other value is refused with EINVAL, as libzmq does.</summary>
-    public static bool IsSupported(SocketType socketType) => (uint)socketType <= (uint)SocketType.Client
-        || socketType is SocketType.Gather or SocketType.Scatter or SocketType.Peer or SocketType.Channel;
+    public static bool IsSupported(SocketType socketType) => (uint)socketType <= (uint)SocketType.Scatter
+        || socketType is SocketType.Peer or SocketType.Channel;
 
     /// <summary>
     /// True for libzmq's thread-safe draft types (its <c>ZMQ_THREAD_SAFE</c> option reads 1): sends, receives and
     /// polls may come from several threads at once.
     /// </summary>
     public static bool IsThreadSafe(SocketType socketType) => socketType is SocketType.Server or SocketType.Client
-        or SocketType.Gather or SocketType.Scatter or SocketType.Peer
+        or SocketType.Radio or SocketType.Dish or SocketType.Gather or SocketType.Scatter or SocketType.Peer
         or SocketType.Channel;
 }

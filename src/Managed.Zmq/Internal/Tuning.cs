@@ -208,6 +208,23 @@ internal static class Tuning
         public const int TextStackLimit = 512;
     }
 
+    /// <summary>RADIO and DISH (RFC 48) and their udp:// transport: limits libzmq 4.3.4 sets, which interop needs us to share.</summary>
+    internal static class RadioDish
+    {
+        /// <summary>
+        /// The longest group, in bytes: libzmq 4.3.4's ZMQ_GROUP_MAX_LENGTH (255, up from 15 in 4.2) and RFC 48's
+        /// bound. It also fits the one length octet of a udp datagram; a longer group is refused with EINVAL.
+        /// </summary>
+        public const int MaxGroupLength = 255;
+
+        /// <summary>
+        /// The largest udp datagram sent or received (length octet, group and body): libzmq 4.3.4's MAX_UDP_MSG.
+        /// A larger message is not sent over udp (libzmq would overrun its buffer); a larger datagram is cut to
+        /// this, as libzmq reads no more of it.
+        /// </summary>
+        public const int MaxDatagramSize = 8192;
+    }
+
     /// <summary>Pools and caches of buffers, payloads and guards (Buffers/, MessagePool).</summary>
     internal static class Pools
     {

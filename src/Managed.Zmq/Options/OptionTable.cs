@@ -125,7 +125,8 @@ internal static class OptionTable
             Blob(OptionKind.Bytes, W, 1, ZmtpReady.MaxIdentityLength, ConnectRoutingIdSlot, Types(SocketType.Router, SocketType.Stream));
         rows[OptionId.HandshakeInterval] = Int32(0, Max, 30_000);
         rows[OptionId.SocksProxy] = Blob(OptionKind.String, RW, 0, Max, SocksProxySlot);
-        rows[OptionId.XpubNodrop] = Int32(0, Max, 0, W, publishers);
+        // libzmq's RADIO takes Xpub_Nodrop too (the only option of its own): a full peer then blocks the send.
+        rows[OptionId.XpubNodrop] = Int32(0, Max, 0, W, Types(SocketType.XPub, SocketType.Pub, SocketType.Radio));
         rows[OptionId.XpubManual] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.XpubWelcomeMessage] = Blob(OptionKind.Bytes, W, 0, Max, XpubWelcomeMessageSlot, publishers);
         rows[OptionId.StreamNotify] = Int32(0, 1, 1, W, Types(SocketType.Stream));

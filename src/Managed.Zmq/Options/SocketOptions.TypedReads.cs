@@ -12,6 +12,9 @@ internal sealed partial class SocketOptions
 
     public int Linger => (int)_scalars[OptionId.Linger];
 
+    /// <summary>Multicast_Hops: the TTL of a udp RADIO's multicast datagrams, as libzmq's udp engine sets it.</summary>
+    public int MulticastHops => (int)_scalars[OptionId.MulticastHops];
+
     public int ReconnectInterval => (int)_scalars[OptionId.ReconnectInterval];
 
     public int ReconnectIntervalMax => (int)_scalars[OptionId.ReconnectIntervalMax];

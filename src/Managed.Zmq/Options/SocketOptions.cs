@@ -55,6 +55,12 @@ internal sealed partial class SocketOptions
         _scalars[OptionId.ThreadSafe] = SocketTypeFacts.IsThreadSafe(socketType) ? 1 : 0;
         _scalars[OptionId.Ipv6] = ipv6Default ? 1 : 0;
 
+        // libzmq's DISH starts with ZMQ_LINGER 0: all it ever queues is JOINs, which must not hold up a close.
+        if (socketType == SocketType.Dish)
+        {
+            _scalars[OptionId.Linger] = 0;
+        }
+
         _blobs = new byte[]?[OptionTable.BlobSlotCount];
         _texts = new string[OptionTable.TextSlotCount];
         for (int slot = 0; slot < OptionTable.TextSlotCount; slot++)

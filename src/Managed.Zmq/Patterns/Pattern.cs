@@ -49,4 +49,7 @@ internal abstract class Pattern
 
     /// <summary>SUBSCRIBE option (SUB, or XPUB with Xpub_Manual); EINVAL elsewhere.</summary>
     public virtual int Subscribe(ReadOnlySpan<byte> topic, bool subscribe) => ZmqConstants.EINVAL;
+
+    /// <summary>Join or Leave a group (DISH, RFC 48); ENOTSUP elsewhere, as libzmq's zmq_join and zmq_leave answer.</summary>
+    public virtual int Join(ReadOnlySpan<byte> group, bool join) => ZmqConstants.ENOTSUP;
 }

@@ -21,6 +21,8 @@ internal static class PatternFactory
         SocketType.Stream => new RawStream(socket),
         SocketType.Server => new Server(socket),
         SocketType.Client => new Client(socket),
+        SocketType.Radio => new Radio(socket),
+        SocketType.Dish => new Dish(socket),
         SocketType.Gather => new Gather(socket),
         SocketType.Scatter => new Scatter(socket),
         SocketType.Channel => new Channel(socket),

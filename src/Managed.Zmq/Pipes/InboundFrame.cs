@@ -53,6 +53,15 @@ internal readonly ref struct InboundFrame
     /// </summary>
     public uint RoutingId { get; init; }
 
+    /// <summary>
+    /// The group of a message a DISH received (RFC 48; libzmq's zmq_msg_group), which a receive into a Message hands
+    /// over; empty for every other frame.
+    /// </summary>
+    public ReadOnlySpan<byte> Group { get; init; }
+
+    /// <summary>The same frame stamped with the group it was sent to (DISH).</summary>
+    public InboundFrame WithGroup(ReadOnlySpan<byte> group) => new(Body, Flags, Metadata, CarrierLength, _payloadOwner) { Group = group };
+
     /// <summary>The same frame with other flags (a pattern passing it on as a single frame).</summary>
     public InboundFrame WithFlags(FrameFlags flags) => new(Body, flags, Metadata, CarrierLength, _payloadOwner) { RoutingId = RoutingId };
 

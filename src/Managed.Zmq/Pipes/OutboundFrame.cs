@@ -41,11 +41,17 @@ internal readonly ref struct OutboundFrame
     public int Length => Bytes.Length;
 
     /// <summary>The same frame with another MORE flag.</summary>
-    public OutboundFrame WithMore(bool more) => new(Bytes, Payload, more) { RoutingId = RoutingId };
+    public OutboundFrame WithMore(bool more) => new(Bytes, Payload, more) { RoutingId = RoutingId, Group = Group };
 
     /// <summary>
     /// The peer a SERVER sends the frame to (RFC 41; libzmq's zmq_msg_routing_id): a Message's routing id, 0 for
     /// frames sent from spans or by other socket types. Pipes never carry it: it names the pipe, it is not data.
     /// </summary>
     public uint RoutingId { get; init; }
+
+    /// <summary>
+    /// The group a RADIO sends the message to (RFC 48; libzmq's zmq_msg_group): a Message's group, empty for frames
+    /// sent from spans or by other socket types. The RADIO puts it on the wire as a frame of its own.
+    /// </summary>
+    public ReadOnlySpan<byte> Group { get; init; }
 }

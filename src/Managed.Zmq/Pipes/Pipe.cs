@@ -67,6 +67,12 @@ internal abstract partial class Pipe
     /// </summary>
     public bool EndsWithConnection { get; init; }
 
+    /// <summary>
+    /// A RADIO's udp pipe: every message goes to it whatever its group, since a udp peer sends no JOIN and the DISH
+    /// at the other end filters (libzmq's RADIO does the same with its udp pipes).
+    /// </summary>
+    public bool TakesEveryGroup { get; set; }
+
     /// <summary>True once a handshake completed over this pipe at least once.</summary>
     public bool HasBeenConnected { get; set; }
 
@@ -130,6 +136,12 @@ internal abstract partial class Pipe
     /// </summary>
     public abstract void WriteSubscription(bool subscribe, ReadOnlySpan<byte> topic);
 
+    /// <summary>
+    /// Queues a group membership change (a DISH's JOIN or LEAVE, RFC 48) for the peer RADIO, in order with the
+    /// messages and outside the HWM, in the form its carrier needs.
+    /// </summary>
+    public abstract void WriteGroupCommand(bool join, ReadOnlySpan<byte> group);
+
     /// <summary>When nothing will consume the outbound queue any more: releases payloads still waiting.</summary>
     public abstract void ReleasePayloads();
 
@@ -172,6 +184,22 @@ internal abstract partial class Pipe
         topic = body.Slice(1);
         return true;
     }
+
+    /// <summary>Recognises a DISH's JOIN or LEAVE (RADIO): a command in the carrier's form (RFC 37 §The Radio-Dish Pattern).</summary>
+    public bool TryReadGroupCommand(in InboundFrame frame, out bool join, out ReadOnlySpan<byte> group)
+    {
+        if (frame.IsCommand)
+        {
+            return TryReadGroupCommandBody(frame.Body, out join, out group);
+        }
+
+        join = false;
+        group = default;
+        return false;
+    }
+
+    /// <summary>Recognises the body of a command frame as a JOIN or LEAVE, in the carrier's form.</summary>
+    private protected abstract bool TryReadGroupCommandBody(ReadOnlySpan<byte> body, out bool join, out ReadOnlySpan<byte> group);
 
     /// <summary>Recognises the body of a command frame as a SUBSCRIBE or CANCEL, in the carrier's form.</summary>
     private protected abstract bool TryReadSubscriptionCommand(ReadOnlySpan<byte> body, out bool subscribe, out ReadOnlySpan<byte> topic);

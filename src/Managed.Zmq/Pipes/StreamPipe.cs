@@ -163,6 +163,18 @@ internal sealed partial class StreamPipe : Pipe
     private protected override bool TryReadSubscriptionCommand(ReadOnlySpan<byte> body, out bool subscribe, out ReadOnlySpan<byte> topic)
         => QueuedFrame.TryReadSubscriptionCommand(body, out subscribe, out topic);
 
+    /// <remarks>Queued as the JOIN or LEAVE command frame, which goes out as it is to every ZMTP 3 peer (RFC 37; libzmq 4.3 does the same).</remarks>
+    public override void WriteGroupCommand(bool join, ReadOnlySpan<byte> group)
+    {
+        int length = QueuedFrame.GetGroupCommandLength(join, group.Length);
+        var span = Outbound.GetSpan(length);
+        Outbound.Advance(QueuedFrame.WriteGroupCommand(span, join, group));
+        Publish(0);
+    }
+
+    private protected override bool TryReadGroupCommandBody(ReadOnlySpan<byte> body, out bool join, out ReadOnlySpan<byte> group)
+        => QueuedFrame.TryReadGroupCommand(body, out join, out group);
+
     /// <summary>
     /// Commits what was written and wakes the engine's write loop if it is parked. The commit is a
     /// full fence, which the wake-up check needs.

@@ -73,6 +73,17 @@ internal static class QueuedFrame
     public static int WriteSubscription(Span<byte> destination, bool subscribe, ReadOnlySpan<byte> topic) =>
         ZmtpSubscription.WriteCommandFrame(destination, subscribe, topic);
 
+    /// <summary>Queue bytes of a DISH's JOIN or LEAVE command (RFC 37 §The Radio-Dish Pattern).</summary>
+    public static int GetGroupCommandLength(bool join, int groupLength) => ZmtpGroupCommand.GetFrameLength(join, groupLength);
+
+    /// <summary>Writes a JOIN or LEAVE command (see <see cref="GetGroupCommandLength"/>); returns the bytes written.</summary>
+    public static int WriteGroupCommand(Span<byte> destination, bool join, ReadOnlySpan<byte> group) =>
+        ZmtpGroupCommand.WriteFrame(destination, join, group);
+
+    /// <summary>Recognises the body of a JOIN or LEAVE command frame.</summary>
+    public static bool TryReadGroupCommand(ReadOnlySpan<byte> body, out bool join, out ReadOnlySpan<byte> group) =>
+        ZmtpGroupCommand.TryParseBody(body, out join, out group);
+
     /// <summary>Recognises the body of a SUBSCRIBE or CANCEL command frame.</summary>
     public static bool TryReadSubscriptionCommand(ReadOnlySpan<byte> body, out bool subscribe, out ReadOnlySpan<byte> topic)
     {

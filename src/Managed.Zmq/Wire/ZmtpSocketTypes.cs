@@ -20,6 +20,8 @@ internal static class ZmtpSocketTypes
         SocketType.XSub => "XSUB"u8,
         SocketType.Server => "SERVER"u8,
         SocketType.Client => "CLIENT"u8,
+        SocketType.Radio => "RADIO"u8,
+        SocketType.Dish => "DISH"u8,
         SocketType.Gather => "GATHER"u8,
         SocketType.Scatter => "SCATTER"u8,
         SocketType.Channel => "CHANNEL"u8,
@@ -50,8 +52,9 @@ internal static class ZmtpSocketTypes
     }
 
     /// <summary>True when a <paramref name="local"/> socket may talk to a peer announcing <paramref name="peer"/>.</summary>
-    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER, RFC 49 SCATTER–GATHER
-    /// and RFC 52 CHANNEL–CHANNEL (libzmq accepts no other peer for any of them); the relation is symmetric.</remarks>
+    /// <remarks>RFC 23 §The Socket-Type Property lists the legal pairs, RFC 41 adds CLIENT–SERVER, RFC 48 RADIO–DISH,
+    /// RFC 49 SCATTER–GATHER, RFC 51 PEER–PEER and RFC 52 CHANNEL–CHANNEL (libzmq accepts no other peer for any of them);
+    /// the relation is symmetric.</remarks>
     public static bool AreCompatible(SocketType local, SocketType peer) => local switch
     {
         SocketType.Req => peer is SocketType.Rep or SocketType.Router,
@@ -65,6 +68,8 @@ internal static class ZmtpSocketTypes
         SocketType.Pair => peer is SocketType.Pair,
         SocketType.Server => peer is SocketType.Client,
         SocketType.Client => peer is SocketType.Server,
+        SocketType.Radio => peer is SocketType.Dish,
+        SocketType.Dish => peer is SocketType.Radio,
         SocketType.Gather => peer is SocketType.Scatter,
         SocketType.Scatter => peer is SocketType.Gather,
         SocketType.Channel => peer is SocketType.Channel,

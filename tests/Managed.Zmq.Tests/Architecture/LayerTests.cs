@@ -13,11 +13,12 @@ namespace Managed.Zmq.Tests.Architecture;
 ///  '-> Sockets -+-> Patterns -+-> Inproc -> Pipes -> Buffers -> Low
 ///               |             +-> Pipes
 ///               |             '-> Options -> Wire -> Low
-///               '-> Endpoints -> Engine -+-> Security (+Zap/) -+-> Crypto -> Low
-///                                        |                     '-> Wire
-///                                        +-> Transports -> Options
-///                                        +-> Pipes
-///                                        '-> Wire, Options
+///               '-> Endpoints -+-> Engine -+-> Security (+Zap/) -+-> Crypto -> Low
+///                              |           |                     '-> Wire
+///                              |           +-> Transports -> Options
+///                              |           +-> Pipes
+///                              |           '-> Wire, Options
+///                              '-> Udp (Transports/Udp) -> Engine
 /// Low: Threading -> Diagnostics -> Internal (+ the public vocabulary, see Vocabulary)
 /// Api and Sockets use Engine through its interfaces and enums only (SeamsOnly).
 /// </code>
@@ -47,7 +48,9 @@ public sealed class LayerTests
         // Options are the socket's settings that every layer under the socket reads, as libzmq hands
         // its options_t down to engines and sessions; validating ZMTP metadata names needs Wire.
         ["Options"] = ["Wire"],
-        ["Endpoints"] = ["Engine"],
+        ["Endpoints"] = ["Engine", "Udp"],
+        // udp:// (RADIO/DISH): no ZMTP, so an engine of its own beside ZmtpConnection, serving a stream pipe as one.
+        ["Udp"] = ["Engine"],
         // The engine serves a pipe through IPipeEngine.
         ["Engine"] = ["Wire", "Security", "Transports", "Pipes", "Options"],
         // Security.Zap is part of this layer (mechanisms ask ZAP, ZAP reads mechanism metadata); it
@@ -106,7 +109,7 @@ public sealed class LayerTests
     {
         "Managed.Zmq" or "Managed.Zmq.Async" or "Managed.Zmq.Polling" => "Api",
         "Managed.Zmq.Sockets" => "Sockets",
-        "Managed.Zmq.Patterns" or "Managed.Zmq.Patterns.Subscriptions" => "Patterns",
+        "Managed.Zmq.Patterns" or "Managed.Zmq.Patterns.Subscriptions" or "Managed.Zmq.Patterns.Groups" => "Patterns",
         "Managed.Zmq.Inproc" => "Inproc",
         "Managed.Zmq.Pipes" => "Pipes",
         "Managed.Zmq.Buffers" => "Buffers",
@@ -117,6 +120,7 @@ public sealed class LayerTests
         "Managed.Zmq.Security.Crypto" => "Crypto",
         "Managed.Zmq.Wire" => "Wire",
         "Managed.Zmq.Transports" or "Managed.Zmq.Transports.Ws" => "Transports",
+        "Managed.Zmq.Transports.Udp" => "Udp",
         // Everything may use these; they use only each other, one way (see LowLayers).
         "Managed.Zmq.Threading" or "Managed.Zmq.Diagnostics" or "Managed.Zmq.Internal" => "Low",
         _ => null,

@@ -23,7 +23,7 @@ public sealed class SocketOptionsAccessTests
         { OptionId.ReqRelaxed, Int32(1), [SocketType.Req] },
         { OptionId.XpubVerbose, Int32(1), [SocketType.XPub, SocketType.Pub] },
         { OptionId.XpubVerboser, Int32(1), [SocketType.XPub, SocketType.Pub] },
-        { OptionId.XpubNodrop, Int32(1), [SocketType.XPub, SocketType.Pub] },
+        { OptionId.XpubNodrop, Int32(1), [SocketType.XPub, SocketType.Pub, SocketType.Radio] },
         { OptionId.XpubManual, Int32(1), [SocketType.XPub, SocketType.Pub] },
         { OptionId.XpubWelcomeMessage, "hi"u8.ToArray(), [SocketType.XPub, SocketType.Pub] },
         { OptionId.StreamNotify, Int32(0), [SocketType.Stream] },

@@ -626,8 +626,9 @@ public unsafe class MessageTests
 
     /// <summary>
     /// The API table's 21 members, plus <see cref="Message.Rebuild(MessagePool, int)"/> (ours, additive) and
-    /// <see cref="Message.RoutingId"/> (libzmq's draft zmq_msg_routing_id, additive).
+    /// <see cref="Message.RoutingId"/> (libzmq's draft zmq_msg_routing_id, additive) and <see cref="Message.Group"/>
+    /// (libzmq's draft zmq_msg_group, additive).
     /// </summary>
     [Fact]
-    public void Type_PublicSurface_HasTheApiTablesMembersPlusRebuildFromPoolAndRoutingId() => Assert.Equal(23, ApiSurface.CountPublicMembers(typeof(Message)));
+    public void Type_PublicSurface_HasTheApiTablesMembersPlusRebuildFromPoolAndRoutingId() => Assert.Equal(24, ApiSurface.CountPublicMembers(typeof(Message)));
 }
