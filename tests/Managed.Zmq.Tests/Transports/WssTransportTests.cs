@@ -219,6 +219,25 @@ public sealed class WssTransportTests : IDisposable
         AssertHandshakeFails(req, rep, endpoint);
     }
 
+    [Fact]
+    public void Accept_PlainWsClientAtWssListener_EndsBothHandshakesWithNoDetailEvent()
+    {
+        // The listener's TLS reads an HTTP request where a ClientHello belongs: bad input from the network.
+        var guard = InternalErrorsGuard.Start();
+        var rep = Open(SocketType.Rep);
+        var req = Open(SocketType.Req);
+        using var serverEvents = MonitorProbe.Attach(_context, rep);
+        using var clientEvents = MonitorProbe.Attach(_context, req);
+        string endpoint = BindServer(rep);
+
+        req.Connect("ws" + endpoint["wss".Length..]);
+
+        serverEvents.WaitFor(MonitorProbe.HandshakeFailedNoDetail, Timeout);
+        clientEvents.WaitFor(MonitorProbe.HandshakeFailedNoDetail, Timeout);
+        Assert.Equal(0, serverEvents.Count(MonitorProbe.HandshakeSucceeded));
+        guard.AssertNoneSince();
+    }
+
     /// <summary>
     /// The client connects and its handshake fails as libzmq's does: HANDSHAKE_FAILED_NO_DETAIL then
     /// DISCONNECTED, and it keeps retrying; the server never sees a good handshake, no message passes,
