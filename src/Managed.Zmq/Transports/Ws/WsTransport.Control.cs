@@ -7,7 +7,21 @@ namespace Managed.Zmq.Transports.Ws;
 /// <summary>Control frames (pong, close echo) the receive side queues, sent between data frames.</summary>
 internal sealed partial class WsTransport
 {
-    /// <summary>Queues a pong or close for the wire; sends it now when no data frame is half written.</summary>
+    public long KeepAlivesReceived => _keepAlivesReceived;
+
+    /// <summary>An empty ping, as libzmq's ws engine heartbeats: the engine's own PING cannot be read by it under CURVE.</summary>
+    public bool TrySendPing()
+    {
+        if (!_upgraded || _peerClosed)
+        {
+            return false;
+        }
+
+        QueueControl(WsOpcode.Ping, default);
+        return true;
+    }
+
+    /// <summary>Queues a ping, pong or close for the wire; sends it now when no data frame is half written.</summary>
     private void QueueControl(WsOpcode opcode, ReadOnlySpan<byte> payload)
     {
         int length = WsFrame.GetHeaderLength(payload.Length, _client) + payload.Length;

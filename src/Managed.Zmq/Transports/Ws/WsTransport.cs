@@ -72,6 +72,9 @@ internal sealed partial class WsTransport : IByteTransport
     private int _controlLength;
     private Task? _controlSend;
 
+    /// <summary>Ping and pong frames received (IByteTransport.KeepAlivesReceived).</summary>
+    private long _keepAlivesReceived;
+
     private WsTransport(IByteTransport inner, bool client, ZmtpMechanism mechanism, string host, string path, string scheme)
     {
         _scheme = scheme;
