@@ -238,6 +238,23 @@ public sealed class WssTransportTests : IDisposable
         guard.AssertNoneSince();
     }
 
+    [Fact]
+    public void Accept_PeerSendsNothing_TlsHandshakeEndsAtHandshakeInterval()
+    {
+        // The TLS handshake is part of the connection's handshake, so Handshake_Ivl bounds it.
+        var guard = InternalErrorsGuard.Start();
+        var rep = Open(SocketType.Rep);
+        rep.SetOption(SocketOption.Handshake_Ivl, 200);
+        using var serverEvents = MonitorProbe.Attach(_context, rep);
+        string endpoint = BindServer(rep);
+        using var silent = RawPeer.Connect(new Uri(endpoint).Port);
+
+        var failed = serverEvents.WaitFor(MonitorProbe.HandshakeFailedNoDetail, Timeout);
+
+        Assert.Equal(ZmqConstants.ETIMEDOUT, failed.Value);
+        guard.AssertNoneSince();
+    }
+
     /// <summary>
     /// The client connects and its handshake fails as libzmq's does: HANDSHAKE_FAILED_NO_DETAIL then
     /// DISCONNECTED, and it keeps retrying; the server never sees a good handshake, no message passes,

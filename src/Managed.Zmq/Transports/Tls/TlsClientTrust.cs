@@ -47,6 +47,9 @@ internal sealed class TlsClientTrust
         TargetHost = _hostname,
         CertificateRevocationCheckMode = X509RevocationMode.NoCheck,
         RemoteCertificateValidationCallback = Validate,
+
+        // libzmq's wss engine refuses a renegotiation with an alert.
+        AllowRenegotiation = false,
     };
 
     private bool Validate(object sender, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
