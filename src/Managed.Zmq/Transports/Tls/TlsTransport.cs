@@ -1,4 +1,5 @@
 using System.Net.Security;
+using System.Runtime.CompilerServices;
 using System.Security.Authentication;
 
 namespace Managed.Zmq.Transports.Tls;
@@ -50,7 +51,9 @@ internal sealed class TlsTransport : IByteTransport
         _handshake is { IsCompletedSuccessfully: true } ? _ssl.ReadAsync(buffer) : ReceiveAfterHandshakeAsync(buffer);
 
     public ValueTask SendAsync(ReadOnlyMemory<byte> data) =>
-        _handshake is { IsCompletedSuccessfully: true } ? _ssl.WriteAsync(data) : SendAfterHandshakeAsync(data);
+        _handshake is { IsCompletedSuccessfully: true } && data.Length <= TlsLimits.MaxRecordPlaintext
+            ? _ssl.WriteAsync(data)
+            : SendInRecordsAsync(data);
 
     public void Dispose()
     {
@@ -64,10 +67,21 @@ internal sealed class TlsTransport : IByteTransport
         return await _ssl.ReadAsync(buffer).ConfigureAwait(true);
     }
 
-    private async ValueTask SendAfterHandshakeAsync(ReadOnlyMemory<byte> data)
+    /// <summary>After the handshake, <paramref name="data"/> in writes of at most <see cref="TlsLimits.MaxRecordPlaintext"/> octets, one record each.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask SendInRecordsAsync(ReadOnlyMemory<byte> data)
     {
-        await HandshakeAsync().ConfigureAwait(true);
-        await _ssl.WriteAsync(data).ConfigureAwait(true);
+        if (_handshake is not { IsCompletedSuccessfully: true })
+        {
+            await HandshakeAsync().ConfigureAwait(true);
+        }
+
+        while (!data.IsEmpty)
+        {
+            int length = Math.Min(data.Length, TlsLimits.MaxRecordPlaintext);
+            await _ssl.WriteAsync(data[..length]).ConfigureAwait(true);
+            data = data[length..];
+        }
     }
 
     private async Task HandshakeAsync()

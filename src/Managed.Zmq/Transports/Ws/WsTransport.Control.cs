@@ -41,6 +41,12 @@ internal sealed partial class WsTransport
         }
 
         _controlLength += written + payload.Length;
+        SendQueuedControlIfIdle();
+    }
+
+    /// <summary>Starts sending queued control frames when no send is under way and no data frame is half written.</summary>
+    private void SendQueuedControlIfIdle()
+    {
         if (_controlSend is { IsCompleted: true } done)
         {
             // Its failure, if any, also ends the receive side; nothing more to learn from it.
@@ -48,7 +54,7 @@ internal sealed partial class WsTransport
             _controlSend = null;
         }
 
-        if (!_inSend && _controlSend is null && _frameHeadFill == 0 && _outBodyLeft == 0 && _upgraded)
+        if (_controlLength > 0 && !_inSend && _controlSend is null && _frameHeadFill == 0 && _outBodyLeft == 0 && _upgraded)
         {
             _controlSend = SendControlAsync();
         }
