@@ -33,7 +33,20 @@ internal sealed class TestCertificates : IDisposable
         return new TestCertificates(key, request.CreateSelfSigned(now.AddDays(-1), now.AddDays(30)));
     }
 
-    /// <summary>A server certificate for <paramref name="dnsName"/> (and 127.0.0.1) signed by this CA.</summary>
+    /// <summary>An intermediate CA signed by this one (its PEM goes after a leaf in Wss_Cert_Pem).</summary>
+    public TestCertificates IssueIntermediate(string name = "Managed.Zmq test intermediate CA")
+    {
+        var key = ECDsa.Create(ECCurve.NamedCurves.nistP256);
+        var request = new CertificateRequest($"CN={name}", key, HashAlgorithmName.SHA256);
+        request.CertificateExtensions.Add(new X509BasicConstraintsExtension(true, false, 0, true));
+        request.CertificateExtensions.Add(new X509KeyUsageExtension(X509KeyUsageFlags.KeyCertSign | X509KeyUsageFlags.CrlSign, true));
+        request.CertificateExtensions.Add(new X509SubjectKeyIdentifierExtension(request.PublicKey, false));
+        var now = DateTimeOffset.UtcNow;
+        using var issued = request.Create(Ca.SubjectName, X509SignatureGenerator.CreateForECDsa(_caKey), now.AddDays(-1), now.AddDays(20), [7, 7, 7, 7]);
+        return new TestCertificates(key, issued.CopyWithPrivateKey(key));
+    }
+
+    /// <summary>A server certificate for <paramref name="dnsName"/> signed by this CA.</summary>
     public Leaf IssueServer(string dnsName, bool expired = false)
     {
         using var key = ECDsa.Create(ECCurve.NamedCurves.nistP256);

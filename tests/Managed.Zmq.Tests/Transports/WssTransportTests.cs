@@ -148,6 +148,42 @@ public sealed class WssTransportTests : IDisposable
     }
 
     [Fact]
+    public void Connect_ServerSendsIntermediate_ChainsToTrustedRoot()
+    {
+        // Wss_Cert_Pem holds the leaf, then the intermediate that signed it; the client trusts only the root.
+        using var intermediate = _authority.IssueIntermediate();
+        var leaf = intermediate.IssueServer(ServerName);
+        var rep = Open(SocketType.Rep);
+        var req = Open(SocketType.Req);
+        rep.SetOption(SocketOption.Wss_Cert_Pem, leaf.CertificatePem + "\n" + intermediate.CaPem);
+        rep.SetOption(SocketOption.Wss_Key_Pem, leaf.KeyPem);
+        rep.Bind("wss://127.0.0.1:*/zmq");
+        TrustAuthority(req);
+
+        req.Connect(rep.GetOptionString(SocketOption.Last_Endpoint));
+
+        AssertRoundTrip(req, rep);
+    }
+
+    [Fact]
+    public void SetOption_PemWithTrailingNul_ReadAsCString()
+    {
+        // C callers often count the NUL; libzmq hands the value on as a C string.
+        var rep = Open(SocketType.Rep);
+        var req = Open(SocketType.Req);
+        var leaf = _authority.IssueServer(ServerName);
+        rep.SetOption(SocketOption.Wss_Cert_Pem, [.. System.Text.Encoding.ASCII.GetBytes(leaf.CertificatePem), 0]);
+        rep.SetOption(SocketOption.Wss_Key_Pem, [.. System.Text.Encoding.ASCII.GetBytes(leaf.KeyPem), 0]);
+        rep.Bind("wss://127.0.0.1:*/zmq");
+        req.SetOption(SocketOption.Wss_Trust_Pem, [.. System.Text.Encoding.ASCII.GetBytes(_authority.CaPem), 0]);
+        req.SetOption(SocketOption.Wss_Hostname, [.. System.Text.Encoding.ASCII.GetBytes(ServerName), 0]);
+
+        req.Connect(rep.GetOptionString(SocketOption.Last_Endpoint));
+
+        AssertRoundTrip(req, rep);
+    }
+
+    [Fact]
     public void Connect_NoHostnameSet_ChecksOnlyTheChainAsLibzmq()
     {
         // libzmq compares names only when Wss_Hostname is set: the endpoint's 127.0.0.1 is not looked at.
