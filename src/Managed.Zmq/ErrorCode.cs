@@ -35,7 +35,7 @@ public enum ErrorCode
     /// <summary>Message too long (OS report only).</summary>
     EMSGSIZE = 90,
 
-    /// <summary>Protocol not supported (unknown or unbuilt transport (pgm, epgm, norm, tipc, vmci, ws, wss, …); a monitor endpoint that is not inproc).</summary>
+    /// <summary>Protocol not supported (unknown or unbuilt transport (pgm, epgm, norm, tipc, vmci, …); a monitor endpoint that is not inproc).</summary>
     EPROTONOSUPPORT = 93,
 
     /// <summary>Operation not supported (the operation is not allowed for the socket type (Send on SUB/PULL, Recv on PUB/PUSH); Bindtodevice outside Linux).</summary>

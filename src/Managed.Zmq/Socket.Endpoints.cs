@@ -312,6 +312,11 @@ public sealed partial class Socket
             error = ZmqConstants.EMTHREAD;
         }
 
+        if (error == 0)
+        {
+            error = address!.Prepare(_core.Options, forBind);
+        }
+
         if (error != 0)
         {
             ThrowHelper.ThrowZmqException(error);

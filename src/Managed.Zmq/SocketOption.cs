@@ -387,6 +387,45 @@ public enum SocketOption
     Socks_Password = 100,
 
     /// <summary>
+    /// The PEM private key a <c>wss://</c> listener presents with <see cref="Wss_Cert_Pem"/> (PKCS#8, PKCS#1 or SEC1
+    /// "EC PRIVATE KEY"; not encrypted). Needed, with the certificate, by <see cref="Socket.Bind(string)"/> on a
+    /// <c>wss://</c> endpoint, which fails with EINVAL without them or when they do not parse or do not match
+    /// (libzmq aborts there). Taken when Bind is called; later changes do not reach that listener.
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: none. Access: write-only, as in libzmq (reading gives EINVAL).</remarks>
+    Wss_Key_Pem = 103,
+
+    /// <summary>
+    /// The PEM certificate a <c>wss://</c> listener presents: the leaf first, then any intermediates the client
+    /// needs. See <see cref="Wss_Key_Pem"/>. A listener does not ask clients for certificates, as libzmq's does not.
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: none. Access: write-only, as in libzmq (reading gives EINVAL).</remarks>
+    Wss_Cert_Pem = 104,
+
+    /// <summary>
+    /// PEM certificates a <c>wss://</c> client trusts as roots when it checks the server's certificate chain (with
+    /// <see cref="Wss_Trust_System"/> the system's roots are trusted as well). Without either, every handshake
+    /// fails, as in libzmq. Taken when Connect is called; Connect fails with EINVAL when it holds no certificate.
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: none. Access: write-only, as in libzmq (reading gives EINVAL).</remarks>
+    Wss_Trust_Pem = 105,
+
+    /// <summary>
+    /// The name a <c>wss://</c> client sends as TLS server name (SNI) and requires in the server's certificate. As in
+    /// libzmq, when it is not set neither happens: the certificate's chain is checked and its names are not (the
+    /// endpoint's host is not compared). Taken when Connect is called.
+    /// </summary>
+    /// <remarks>Accessor type: string. Default: none. Access: write-only, as in libzmq (reading gives EINVAL).</remarks>
+    Wss_Hostname = 106,
+
+    /// <summary>
+    /// 1 to make a <c>wss://</c> client also trust the operating system's root certificates; 0 (the default, as in
+    /// libzmq) trusts only <see cref="Wss_Trust_Pem"/>. Other values fail with EINVAL.
+    /// </summary>
+    /// <remarks>Accessor type: int. Default: 0. Access: write-only, as in libzmq (reading gives EINVAL).</remarks>
+    Wss_Trust_System = 107,
+
+    /// <summary>
     /// Managed.Zmq's own option (libzmq has no such cap): the most connections this socket keeps open at once among
     /// those it accepted, across all its bound tcp:// and ipc:// endpoints (inproc peers are not accepted
     /// connections); -1 for no cap; 0 and values below -1 fail with EINVAL.

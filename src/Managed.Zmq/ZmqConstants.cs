@@ -215,6 +215,21 @@ public static class ZmqConstants
     /// <summary>Socket option SOCKS_PASSWORD.</summary>
     public const int ZMQ_SOCKS_PASSWORD = (int)SocketOption.Socks_Password;
 
+    /// <summary>Socket option WSS_KEY_PEM.</summary>
+    public const int ZMQ_WSS_KEY_PEM = (int)SocketOption.Wss_Key_Pem;
+
+    /// <summary>Socket option WSS_CERT_PEM.</summary>
+    public const int ZMQ_WSS_CERT_PEM = (int)SocketOption.Wss_Cert_Pem;
+
+    /// <summary>Socket option WSS_TRUST_PEM.</summary>
+    public const int ZMQ_WSS_TRUST_PEM = (int)SocketOption.Wss_Trust_Pem;
+
+    /// <summary>Socket option WSS_HOSTNAME.</summary>
+    public const int ZMQ_WSS_HOSTNAME = (int)SocketOption.Wss_Hostname;
+
+    /// <summary>Socket option WSS_TRUST_SYSTEM.</summary>
+    public const int ZMQ_WSS_TRUST_SYSTEM = (int)SocketOption.Wss_Trust_System;
+
     /// <summary>Send/receive flag DONTWAIT.</summary>
     public const int ZMQ_DONTWAIT = 1;
     /// <summary>Send/receive flag SNDMORE.</summary>

@@ -19,6 +19,9 @@ internal sealed partial class ZmtpConnection
     private long _firstUnansweredPing;
     private bool _pingOutstanding;
 
+    /// <summary>The transport's keep-alive count at the last check (IByteTransport.KeepAlivesReceived).</summary>
+    private long _keepAlivesSeen;
+
     /// <summary>The TTL the peer asked for in its last PING, in ms; 0 when none.</summary>
     private int _peerTtl;
 
@@ -61,6 +64,14 @@ internal sealed partial class ZmtpConnection
 
         _heartbeatTimer = _ioThread.AddTimer(_heartbeatPeriod, static s => ((ZmtpConnection)s!).OnHeartbeatTick(), this);
 
+        // Keep-alives the transport answered or consumed itself (ws ping and pong frames) are traffic too.
+        long keepAlives = _transport.KeepAlivesReceived;
+        if (keepAlives != _keepAlivesSeen)
+        {
+            _keepAlivesSeen = keepAlives;
+            OnTrafficReceived();
+        }
+
         long now = Environment.TickCount64;
         var options = _host.Options;
 
@@ -82,8 +93,14 @@ internal sealed partial class ZmtpConnection
         int interval = options.HeartbeatInterval;
         if (interval > 0 && now - _lastPingSent >= interval - (_heartbeatPeriod / 2))
         {
-            // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (docs/libzmq-behaviour.md L13).
-            QueueControl(static (span, ttl) => ZmtpHeartbeat.WritePing(span, ttl, default), ZmtpHeartbeat.ToTtlDeciseconds(options.HeartbeatTtl));
+            // Encrypted, a PING reaches a ws peer as a command libzmq's ws engine does not read: the
+            // transport's own ping goes instead, as libzmq's ws engine sends it (docs/ws.md, Wire).
+            if (_cipher is null || !_transport.TrySendPing())
+            {
+                // libzmq's PING is exactly 04 PING + TTL in deciseconds, no context (docs/libzmq-behaviour.md L13).
+                QueueControl(static (span, ttl) => ZmtpHeartbeat.WritePing(span, ttl, default), ZmtpHeartbeat.ToTtlDeciseconds(options.HeartbeatTtl));
+            }
+
             _lastPingSent = now;
             if (!_pingOutstanding)
             {

@@ -7,7 +7,7 @@ namespace Managed.Zmq.Options;
 /// <remarks>
 /// The numbers are defined once, by the public <see cref="SocketOption"/> enum; these are short internal names for
 /// them (and <c>ZmqConstants.ZMQ_*</c> are the C names), so the socket passes <c>(int)option</c> straight through.
-/// Numbers not listed here (10, 20, 26, 29–31, 38, 58–60, 67, 82, 83, 93 and up) are not socket options of this build,
+/// Numbers not listed here (10, 20, 26, 29–31, 38, 58–60, 67, 82, 83, 93, 94, 96–98, 101, 102 and from 108) are not socket options of this build,
 /// except this library's own options, numbered from <see cref="OwnBase"/>. Storage indexes them after libzmq's
 /// (<see cref="StorageIndex"/>), so the per-number tables grow by one row per option of ours, not by the gap.
 /// </remarks>
@@ -92,9 +92,14 @@ internal static class OptionId
     public const int Metadata = (int)SocketOption.Metadata;
     public const int SocksUsername = (int)SocketOption.Socks_Username;
     public const int SocksPassword = (int)SocketOption.Socks_Password;
+    public const int WssKeyPem = (int)SocketOption.Wss_Key_Pem;
+    public const int WssCertPem = (int)SocketOption.Wss_Cert_Pem;
+    public const int WssTrustPem = (int)SocketOption.Wss_Trust_Pem;
+    public const int WssHostname = (int)SocketOption.Wss_Hostname;
+    public const int WssTrustSystem = (int)SocketOption.Wss_Trust_System;
 
     /// <summary>One past the highest option number; sizes the per-number tables.</summary>
-    public const int Count = (int)SocketOption.Socks_Password + 1;
+    public const int Count = (int)SocketOption.Wss_Trust_System + 1;
 
     /// <summary>
     /// The first number of this library's own options. libzmq numbers its options densely from 1 and its draft

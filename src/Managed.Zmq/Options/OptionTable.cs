@@ -28,7 +28,11 @@ internal static class OptionTable
     public const int CurvePublicKeySlot = 10;
     public const int CurveSecretKeySlot = 11;
     public const int CurveServerKeySlot = 12;
-    public const int BlobSlotCount = 13;
+    public const int WssKeyPemSlot = 13;
+    public const int WssCertPemSlot = 14;
+    public const int WssTrustPemSlot = 15;
+    public const int WssHostnameSlot = 16;
+    public const int BlobSlotCount = 17;
 
     /// <summary>The length-limited strings are capped at what fits a one-octet length on the wire (routing ids: <see cref="ZmtpReady.MaxIdentityLength"/>).</summary>
     private const int MaxShortLength = 255;
@@ -144,6 +148,13 @@ internal static class OptionTable
         // RFC 1929 §2: username and password each travel with a one-octet length. libzmq 4.3.4 refuses longer ones.
         rows[OptionId.SocksUsername] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksUsernameSlot);
         rows[OptionId.SocksPassword] = Blob(OptionKind.String, RW, 0, MaxShortLength, SocksPasswordSlot);
+        // libzmq takes the wss:// options as they come (checked when a listener or connection uses them) and has no
+        // getsockopt for any of them. Wss_Trust_System is a strict boolean there: 0 or 1.
+        rows[OptionId.WssKeyPem] = Blob(OptionKind.Bytes, W, 0, Max, WssKeyPemSlot);
+        rows[OptionId.WssCertPem] = Blob(OptionKind.Bytes, W, 0, Max, WssCertPemSlot);
+        rows[OptionId.WssTrustPem] = Blob(OptionKind.Bytes, W, 0, Max, WssTrustPemSlot);
+        rows[OptionId.WssHostname] = Blob(OptionKind.Bytes, W, 0, Max, WssHostnameSlot);
+        rows[OptionId.WssTrustSystem] = Int32(0, 1, 0, W);
         rows[OptionId.Metadata] = new(OptionKind.ApplicationProperty, W, 1, Max, 0, OptionDescriptor.AnySocketType, -1, acceptsWiderBuffer: false);
 
         // Ours: -1 is "no cap"; 0 passes the range and is refused when set (SocketOptions.TrySetScalar).

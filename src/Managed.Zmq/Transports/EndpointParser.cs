@@ -28,6 +28,10 @@ internal static class EndpointParser
                 int wsError = Ws.WsAddress.TryParse(endpoint, rest, forBind, ipv6, out var ws);
                 address = ws;
                 return wsError;
+            case "wss":
+                int wssError = Ws.WsAddress.TryParse(endpoint, rest, forBind, ipv6, out var wss, secure: true);
+                address = wss;
+                return wssError;
             case "udp":
                 return ZmqConstants.ENOCOMPATPROTO;
             default:

@@ -19,6 +19,20 @@ internal interface IByteTransport : IDisposable
     /// </summary>
     int TrySendNow(ReadOnlySpan<byte> data) => -1;
 
+    /// <summary>
+    /// Sends a keep-alive in the transport's own framing (ws://: a WebSocket ping frame) for a heartbeat
+    /// the engine cannot send as a PING command the peer reads: libzmq's ws engine answers only WebSocket
+    /// pings, and under CURVE the engine's PING would travel encrypted. False where the transport has none.
+    /// Called on the connection's I/O thread.
+    /// </summary>
+    bool TrySendPing() => false;
+
+    /// <summary>
+    /// How many keep-alives (ws://: ping and pong frames) the transport has received and consumed itself,
+    /// giving the engine no bytes: signs of life the engine counts at each heartbeat check. 0 where there are none.
+    /// </summary>
+    long KeepAlivesReceived => 0;
+
     /// <summary>The peer's address as ZAP and monitor events name it (IP without port, or empty).</summary>
     string PeerAddress { get; }
 

@@ -23,6 +23,12 @@ internal abstract class TransportAddress
     public abstract string FormatBound(EndPoint boundEndPoint);
 
     /// <summary>
+    /// Takes what this endpoint needs from the socket's options when Bind or Connect is called (wss://: its
+    /// certificates); 0, or the errno Bind or Connect fails with.
+    /// </summary>
+    public virtual int Prepare(Options.SocketOptions options, bool forBind) => 0;
+
+    /// <summary>
     /// The byte stream the ZMTP engine runs over, given the connected OS socket's: the same for tcp://
     /// and ipc://; ws:// puts its WebSocket upgrade and framing in between.
     /// </summary>

@@ -119,7 +119,7 @@ public sealed class LayerTests
         "Managed.Zmq.Security" or "Managed.Zmq.Security.Zap" => "Security",
         "Managed.Zmq.Security.Crypto" => "Crypto",
         "Managed.Zmq.Wire" => "Wire",
-        "Managed.Zmq.Transports" or "Managed.Zmq.Transports.Ws" => "Transports",
+        "Managed.Zmq.Transports" or "Managed.Zmq.Transports.Ws" or "Managed.Zmq.Transports.Tls" => "Transports",
         "Managed.Zmq.Transports.Udp" => "Udp",
         // Everything may use these; they use only each other, one way (see LowLayers).
         "Managed.Zmq.Threading" or "Managed.Zmq.Diagnostics" or "Managed.Zmq.Internal" => "Low",

@@ -179,6 +179,10 @@ public sealed class SocketOptionsAccessTests
             [OptionId.CurveSecretKey] = OptionKind.CurveKey,
             [OptionId.CurveServerKey] = OptionKind.CurveKey,
             [OptionId.Metadata] = OptionKind.ApplicationProperty,
+            [OptionId.WssKeyPem] = OptionKind.Bytes,
+            [OptionId.WssCertPem] = OptionKind.Bytes,
+            [OptionId.WssTrustPem] = OptionKind.Bytes,
+            [OptionId.WssHostname] = OptionKind.Bytes,
         };
         foreach (IntegerOptionCase row in IntegerOptionCases.All.Where(c => c.Width == sizeof(int)))
         {
@@ -187,7 +191,7 @@ public sealed class SocketOptionsAccessTests
 
         expected[OptionId.Type] = OptionKind.Int32;
 
-        for (int option = -1; option <= 100; option++)
+        for (int option = -1; option <= OptionId.Count; option++)
         {
             OptionKind kind = expected.TryGetValue(option, out OptionKind named) ? named : OptionKind.Unsupported;
             Assert.True(kind == SocketOptions.GetKind(option), $"option {option}: expected {kind}, got {SocketOptions.GetKind(option)}");

@@ -50,6 +50,7 @@ public sealed class SocketOptionsTypedReadTests
         ["Connect_Timeout"] = o => o.ConnectTimeout,
         ["Tcp_Maxrt"] = o => o.TcpMaxRetransmitTimeout,
         ["Use_Fd"] = o => o.UseFd,
+        ["Wss_Trust_System"] = o => o.WssTrustSystem ? 1 : 0,
     };
 
     public static TheoryData<string> Properties => [.. s_properties.Keys];

@@ -12,6 +12,9 @@ public enum Transport
 
     /// <summary>ZWS 2.0 over loopback TCP; named explicitly, not part of the default set.</summary>
     Ws,
+
+    /// <summary>ZWS 2.0 over TLS over loopback TCP; needs the Wss_* options on every socket (WssSocketContractTests sets them).</summary>
+    Wss,
 }
 
 /// <summary>
@@ -71,6 +74,7 @@ public static class TestEndpoint
         Transport.Ipc => "ipc://" + IpcPath(what),
         Transport.Inproc => Inproc(what),
         Transport.Ws => "ws://127.0.0.1:*/" + what,
+        Transport.Wss => "wss://127.0.0.1:*/" + what,
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
     };
 
@@ -91,6 +95,7 @@ public static class TestEndpoint
         Transport.Ipc => "ipc://" + IpcPath(what),
         Transport.Inproc => Inproc(what),
         Transport.Ws => "ws://" + RefusedPort.TcpEndpoint()["tcp://".Length..] + "/" + what,
+        Transport.Wss => "wss://" + RefusedPort.TcpEndpoint()["tcp://".Length..] + "/" + what,
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, null),
     };
 

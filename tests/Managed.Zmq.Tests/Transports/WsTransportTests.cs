@@ -191,6 +191,30 @@ public sealed class WsTransportTests : IDisposable
     }
 
     [Fact]
+    public async Task TrySendPing_AfterUpgrade_SendsEmptyPingFrame()
+    {
+        var transport = await UpgradedServerAsync(ZmtpMechanism.Curve);
+
+        Assert.True(transport.TrySendPing());
+
+        // FIN + ping, unmasked, no payload: the whole frame is two octets.
+        Assert.Equal([0x89, 0x00], await _duplex.Peer.ReadExactlyAsync(2));
+    }
+
+    [Fact]
+    public async Task Receive_PingAndPongUnderCurve_CountAsKeepAlivesAndGiveEngineNoBytes()
+    {
+        // Under CURVE the engine can read no plaintext PONG: the pong only counts, as libzmq's ws engine counts it.
+        var transport = await UpgradedServerAsync(ZmtpMechanism.Curve);
+        Assert.Equal(0, transport.KeepAlivesReceived);
+
+        await _duplex.Peer.SendAsync([.. Frame(WsOpcode.Ping, [], masked: true), .. Frame(WsOpcode.Pong, [], masked: true), .. Frame(WsOpcode.Binary, [0x00, 9], masked: true)]);
+
+        Assert.Equal([0x00, 0x01, 0x09], await ReadFromTransportAsync(transport, 3));
+        Assert.Equal(2, transport.KeepAlivesReceived);
+    }
+
+    [Fact]
     public async Task Receive_Close_EchoedAndStreamEnds()
     {
         var transport = await UpgradedServerAsync();

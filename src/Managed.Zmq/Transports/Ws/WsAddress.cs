@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using Managed.Zmq.Options;
+using Managed.Zmq.Transports.Tls;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Transports.Ws;
@@ -11,10 +12,20 @@ namespace Managed.Zmq.Transports.Ws;
 /// the last '/' on (default "/"). The path goes in the client's request line; a listener accepts
 /// any path, as libzmq's does. <c>Last_Endpoint</c> keeps the path: <c>ws://127.0.0.1:40427/zmq</c>.
 /// Only the last path segment counts, as in libzmq: <c>ws://host:port/a/b</c> has the path <c>/b</c>.
+/// <c>wss://</c> has the same syntax and runs the same WebSocket over TLS (docs/ws.md, "wss://").
 /// </summary>
 internal sealed class WsAddress : TransportAddress
 {
     private TcpAddress _tcp = null!;
+
+    /// <summary>"ws" or "wss".</summary>
+    private string _scheme = "ws";
+
+    /// <summary>wss:// listeners: the certificate and key, taken at Bind.</summary>
+    private TlsServerCredentials? _serverCredentials;
+
+    /// <summary>wss:// connects: the trust and host name, taken at Connect.</summary>
+    private TlsClientTrust? _clientTrust;
 
     /// <summary>The path, always starting with '/'.</summary>
     public string Path { get; private init; } = "/";
@@ -23,8 +34,11 @@ internal sealed class WsAddress : TransportAddress
 
     public override ProtocolType ProtocolType => ProtocolType.Tcp;
 
-    /// <summary>Parses the part after <c>ws://</c>; returns 0 or an errno as for tcp://.</summary>
-    public static int TryParse(string original, string rest, bool forBind, bool ipv6, out WsAddress? address)
+    /// <summary>True for wss://.</summary>
+    public bool Secure => _scheme == "wss";
+
+    /// <summary>Parses the part after <c>ws://</c> (or <c>wss://</c> when <paramref name="secure"/>); returns 0 or an errno as for tcp://.</summary>
+    public static int TryParse(string original, string rest, bool forBind, bool ipv6, out WsAddress? address, bool secure = false)
     {
         address = null;
         // As libzmq resolves it: the path is what follows the last '/', the host and port end at the
@@ -38,15 +52,28 @@ internal sealed class WsAddress : TransportAddress
             return error;
         }
 
-        address = new WsAddress { Original = original, Path = path, _tcp = tcp! };
+        address = new WsAddress { Original = original, Path = path, _tcp = tcp!, _scheme = secure ? "wss" : "ws" };
         return 0;
+    }
+
+    /// <summary>wss:// takes its TLS options now, as libzmq's listener and session do: EINVAL when they are missing or unreadable.</summary>
+    public override int Prepare(SocketOptions options, bool forBind)
+    {
+        if (!Secure)
+        {
+            return 0;
+        }
+
+        return forBind
+            ? TlsServerCredentials.TryCreate(options, out _serverCredentials)
+            : TlsClientTrust.TryCreate(options, out _clientTrust);
     }
 
     public override ValueTask<EndPoint> ResolveAsync(CancellationToken cancellationToken) => _tcp.ResolveAsync(cancellationToken);
 
     public override EndPoint GetBindEndPoint() => _tcp.GetBindEndPoint();
 
-    public override string FormatBound(EndPoint boundEndPoint) => "ws://" + TcpAddress.Format((IPEndPoint)boundEndPoint)["tcp://".Length..] + Path;
+    public override string FormatBound(EndPoint boundEndPoint) => _scheme + "://" + TcpAddress.Format((IPEndPoint)boundEndPoint)["tcp://".Length..] + Path;
 
     public override IByteTransport Wrap(IByteTransport connected, bool connecting, SocketOptions options)
     {
@@ -56,10 +83,17 @@ internal sealed class WsAddress : TransportAddress
         }
 
         var mechanism = options.Mechanism;
+        if (Secure)
+        {
+            // TLS below, the WebSocket above it, unchanged.
+            connected = connecting
+                ? TlsTransport.ForClient(connected, _clientTrust!)
+                : TlsTransport.ForServer(connected, _serverCredentials!);
+        }
 
         // The Host header carries the host as written in the endpoint, without the port, as libzmq sends it.
         return connecting
-            ? WsTransport.ForClient(connected, mechanism, _tcp.Host, Path)
-            : WsTransport.ForServer(connected, mechanism);
+            ? WsTransport.ForClient(connected, mechanism, _tcp.Host, Path, _scheme)
+            : WsTransport.ForServer(connected, mechanism, _scheme);
     }
 }

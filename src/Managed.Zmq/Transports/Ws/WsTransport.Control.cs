@@ -7,7 +7,21 @@ namespace Managed.Zmq.Transports.Ws;
 /// <summary>Control frames (pong, close echo) the receive side queues, sent between data frames.</summary>
 internal sealed partial class WsTransport
 {
-    /// <summary>Queues a pong or close for the wire; sends it now when no data frame is half written.</summary>
+    public long KeepAlivesReceived => _keepAlivesReceived;
+
+    /// <summary>An empty ping, as libzmq's ws engine heartbeats: the engine's own PING cannot be read by it under CURVE.</summary>
+    public bool TrySendPing()
+    {
+        if (!_upgraded || _peerClosed)
+        {
+            return false;
+        }
+
+        QueueControl(WsOpcode.Ping, default);
+        return true;
+    }
+
+    /// <summary>Queues a ping, pong or close for the wire; sends it now when no data frame is half written.</summary>
     private void QueueControl(WsOpcode opcode, ReadOnlySpan<byte> payload)
     {
         int length = WsFrame.GetHeaderLength(payload.Length, _client) + payload.Length;
@@ -27,6 +41,12 @@ internal sealed partial class WsTransport
         }
 
         _controlLength += written + payload.Length;
+        SendQueuedControlIfIdle();
+    }
+
+    /// <summary>Starts sending queued control frames when no send is under way and no data frame is half written.</summary>
+    private void SendQueuedControlIfIdle()
+    {
         if (_controlSend is { IsCompleted: true } done)
         {
             // Its failure, if any, also ends the receive side; nothing more to learn from it.
@@ -34,7 +54,7 @@ internal sealed partial class WsTransport
             _controlSend = null;
         }
 
-        if (!_inSend && _controlSend is null && _frameHeadFill == 0 && _outBodyLeft == 0 && _upgraded)
+        if (_controlLength > 0 && !_inSend && _controlSend is null && _frameHeadFill == 0 && _outBodyLeft == 0 && _upgraded)
         {
             _controlSend = SendControlAsync();
         }

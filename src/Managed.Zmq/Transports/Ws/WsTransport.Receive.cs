@@ -190,13 +190,15 @@ internal sealed partial class WsTransport
         switch (opcode)
         {
             case WsOpcode.Ping:
-                // RFC 6455 §5.5.3: the pong echoes the ping's data.
+                // RFC 6455 §5.5.3: the pong echoes the ping's data. Like any frame, a sign of life (libzmq counts it so).
+                _keepAlivesReceived++;
                 QueueControl(WsOpcode.Pong, payload);
                 break;
             case WsOpcode.Pong:
-                // The answer to the engine's PING. Under CURVE every command the engine reads must be
-                // encrypted, so there the pong only counts as traffic on the wire (libzmq's ws engine
-                // answers CURVE heartbeats the same unencrypted way).
+                // The answer to a ping. Under CURVE every command the engine reads must be encrypted, so
+                // there the pong reaches the engine only as a keep-alive it counts (libzmq's ws engine
+                // heartbeats the same unencrypted way under every mechanism).
+                _keepAlivesReceived++;
                 if (_mechanism != ZmtpMechanism.Curve)
                 {
                     _synthStart = 0;

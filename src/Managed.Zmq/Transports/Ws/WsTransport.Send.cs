@@ -64,6 +64,12 @@ internal sealed partial class WsTransport
         {
             _inSend = false;
         }
+
+        // A ping or pong queued while the last flush was waiting on the socket must not wait for the next send.
+        if (_controlLength > 0)
+        {
+            SendQueuedControlIfIdle();
+        }
     }
 
     /// <summary>Gathers a ZMTP frame header (and a small command's body) from <paramref name="data"/>; writes the WebSocket frame's start once known.</summary>

@@ -37,6 +37,9 @@ internal sealed partial class WsTransport : IByteTransport
     private readonly string _host;
     private readonly string _path;
 
+    /// <summary>"ws" or "wss": how our endpoints are named (Socket.GetPeers).</summary>
+    private readonly string _scheme;
+
     private bool _upgraded;
 
     // Receive side: raw socket octets, then ZMTP octets made from them.
@@ -69,8 +72,12 @@ internal sealed partial class WsTransport : IByteTransport
     private int _controlLength;
     private Task? _controlSend;
 
-    private WsTransport(IByteTransport inner, bool client, ZmtpMechanism mechanism, string host, string path)
+    /// <summary>Ping and pong frames received (IByteTransport.KeepAlivesReceived).</summary>
+    private long _keepAlivesReceived;
+
+    private WsTransport(IByteTransport inner, bool client, ZmtpMechanism mechanism, string host, string path, string scheme)
     {
+        _scheme = scheme;
         _inner = inner;
         _client = client;
         _mechanism = mechanism;
@@ -81,12 +88,12 @@ internal sealed partial class WsTransport : IByteTransport
     }
 
     /// <summary>The connecting side: sends the upgrade request for <paramref name="host"/> and <paramref name="path"/>, masks its frames.</summary>
-    public static WsTransport ForClient(IByteTransport inner, ZmtpMechanism mechanism, string host, string path) =>
-        new(inner, client: true, mechanism, host, path);
+    public static WsTransport ForClient(IByteTransport inner, ZmtpMechanism mechanism, string host, string path, string scheme = "ws") =>
+        new(inner, client: true, mechanism, host, path, scheme);
 
     /// <summary>The accepting side: answers the upgrade request, expects masked frames.</summary>
-    public static WsTransport ForServer(IByteTransport inner, ZmtpMechanism mechanism) =>
-        new(inner, client: false, mechanism, string.Empty, string.Empty);
+    public static WsTransport ForServer(IByteTransport inner, ZmtpMechanism mechanism, string scheme = "ws") =>
+        new(inner, client: false, mechanism, string.Empty, string.Empty, scheme);
 
     public string PeerAddress => _inner.PeerAddress;
 
@@ -96,8 +103,8 @@ internal sealed partial class WsTransport : IByteTransport
 
     public int Handle => _inner.Handle;
 
-    private static string AsWs(string endpoint) =>
-        endpoint.StartsWith("tcp://", StringComparison.Ordinal) ? "ws://" + endpoint["tcp://".Length..] : endpoint;
+    private string AsWs(string endpoint) =>
+        endpoint.StartsWith("tcp://", StringComparison.Ordinal) ? _scheme + "://" + endpoint["tcp://".Length..] : endpoint;
 
     public void Dispose() => _inner.Dispose();
 

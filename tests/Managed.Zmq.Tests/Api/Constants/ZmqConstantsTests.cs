@@ -106,6 +106,11 @@ public class ZmqConstantsTests
     [InlineData("ZMQ_METADATA", 95)]
     [InlineData("ZMQ_SOCKS_USERNAME", 99)]
     [InlineData("ZMQ_SOCKS_PASSWORD", 100)]
+    [InlineData("ZMQ_WSS_KEY_PEM", 103)]
+    [InlineData("ZMQ_WSS_CERT_PEM", 104)]
+    [InlineData("ZMQ_WSS_TRUST_PEM", 105)]
+    [InlineData("ZMQ_WSS_HOSTNAME", 106)]
+    [InlineData("ZMQ_WSS_TRUST_SYSTEM", 107)]
     [InlineData("ZMQ_DONTWAIT", 1)]
     [InlineData("ZMQ_SNDMORE", 2)]
     [InlineData("ZMQ_POLLIN", 1)]
@@ -201,10 +206,10 @@ public class ZmqConstantsTests
     }
 
     [Fact]
-    public void Type_Fields_Are179PublicInts()
+    public void Type_Fields_Are184PublicInts()
     {
         FieldInfo[] fields = typeof(ZmqConstants).GetFields(BindingFlags.Public | BindingFlags.Static);
-        Assert.Equal(179, fields.Length);
+        Assert.Equal(184, fields.Length);
         Assert.All(fields, f => Assert.Equal(typeof(int), f.FieldType));
         Assert.True(typeof(ZmqConstants).IsAbstract && typeof(ZmqConstants).IsSealed);
     }

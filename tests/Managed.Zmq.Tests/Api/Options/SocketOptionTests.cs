@@ -92,18 +92,23 @@ public class SocketOptionTests
     [InlineData("Metadata", 95)]
     [InlineData("Socks_Username", 99)]
     [InlineData("Socks_Password", 100)]
+    [InlineData("Wss_Key_Pem", 103)]
+    [InlineData("Wss_Cert_Pem", 104)]
+    [InlineData("Wss_Trust_Pem", 105)]
+    [InlineData("Wss_Hostname", 106)]
+    [InlineData("Wss_Trust_System", 107)]
     [InlineData("Max_Connections", 10_000)]
     public void Member_Value_MatchesApiTable(string name, int expected) =>
         Assert.Equal(expected, (int)Enum.Parse<SocketOption>(name));
 
     [Fact]
-    public void Type_Shape_Has88NamesAnd80DistinctValues()
+    public void Type_Shape_Has93NamesAnd85DistinctValues()
     {
-        // libzmq's 79 options, plus Max_Connections, ours.
+        // libzmq's 84 options, plus Max_Connections, ours.
         Assert.Equal(typeof(int), Enum.GetUnderlyingType(typeof(SocketOption)));
         Assert.False(typeof(SocketOption).IsDefined(typeof(FlagsAttribute), false));
-        Assert.Equal(88, Enum.GetNames<SocketOption>().Length);
-        Assert.Equal(80, Enum.GetValues<SocketOption>().Distinct().Count());
+        Assert.Equal(93, Enum.GetNames<SocketOption>().Length);
+        Assert.Equal(85, Enum.GetValues<SocketOption>().Distinct().Count());
     }
 
     [Fact]

@@ -205,6 +205,7 @@ public abstract partial class SocketContractTests
     {
         var context = new Context();
         var push = new Socket(context, SocketType.Push);
+        ConfigureTransport(push);
         push.SetOption(SocketOption.Linger, 0);
         push.Connect(UnusedEndpoint());
         push.Send("never delivered");
@@ -218,9 +219,11 @@ public abstract partial class SocketContractTests
     {
         var context = new Context();
         var pull = new Socket(context, SocketType.Pull);
+        ConfigureTransport(pull);
         pull.SetOption(SocketOption.Rcvtimeo, Timeout);
         pull.Bind(Endpoint());
         var push = new Socket(context, SocketType.Push);
+        ConfigureTransport(push);
         push.Connect(pull.GetOptionString(SocketOption.Last_Endpoint));
         push.Send("delivered");
         Assert.Equal("delivered", pull.RecvString());
@@ -236,6 +239,7 @@ public abstract partial class SocketContractTests
         var context = new Context();
         string endpoint = UnusedEndpoint();
         var push = new Socket(context, SocketType.Push);
+        ConfigureTransport(push);
         push.Connect(endpoint);
         push.Send("lingered");
         push.Dispose();

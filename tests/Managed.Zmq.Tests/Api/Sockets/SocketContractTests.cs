@@ -49,10 +49,16 @@ public abstract partial class SocketContractTests : IDisposable
     /// </summary>
     protected bool IsNetworkTransport => Transport != Transport.Inproc;
 
+    /// <summary>What every socket of the suite needs for this transport before it binds or connects (wss://: certificates).</summary>
+    protected virtual void ConfigureTransport(Socket socket)
+    {
+    }
+
     /// <summary>A test socket (timeouts, Linger 0) in <paramref name="context"/>, by default the test's own.</summary>
     protected Socket Create(SocketType type, Context? context = null)
     {
         var socket = new Socket(context ?? Context, type);
+        ConfigureTransport(socket);
         socket.SetOption(SocketOption.Linger, 0);
         socket.SetOption(SocketOption.Rcvtimeo, Timeout);
         socket.SetOption(SocketOption.Sndtimeo, Timeout);
