@@ -10,6 +10,14 @@ public sealed class SampleTests
         { "RadioDish", ["joined: weather", "weather: 12 C", "udp alerts: storm"] },
         { "PushPull", ["sink: 100 results, sum of squares 1..100 = 338350"] },
         {
+            "ScatterGather",
+            [
+                "gather: 100 tasks from 4 threads, sum 1..100 = 5050", "scatter: multipart refused (EINVAL)",
+                "channel right got: ping", "channel left got: pong",
+            ]
+        },
+        { "PeerToPeer", ["node got: hello (from a peer it can answer by id)", "peer got: hello back (from the id ConnectPeer returned: True)"] },
+        {
             "RouterDealer",
             [
                 "router: 'what time is it?' from alice", "alice: hello alice, it is tea time",
