@@ -71,6 +71,22 @@ internal sealed partial class WsTransport
         _inBodyLeft -= body.Length;
     }
 
+    /// <summary>Copies body octets from our buffer into the engine's, unmasking them on the way, and counts them off.</summary>
+    private void CopyBody(ReadOnlySpan<byte> source, Span<byte> target)
+    {
+        if (_inMasked)
+        {
+            WsFrame.Mask(source, target, _inMaskKey, _inMaskOffset);
+            _inMaskOffset += source.Length;
+        }
+        else
+        {
+            source.CopyTo(target);
+        }
+
+        _inBodyLeft -= source.Length;
+    }
+
     /// <summary>Fills <paramref name="destination"/> with ZMTP octets from what is buffered; 0 when more input is needed.</summary>
     private int Produce(Span<byte> destination)
     {
@@ -95,10 +111,8 @@ internal sealed partial class WsTransport
                 }
 
                 int n = (int)Math.Min(Math.Min(_inBodyLeft, available), destination.Length - written);
-                var target = destination.Slice(written, n);
-                _in.AsSpan(_inStart, n).CopyTo(target);
+                CopyBody(_in.AsSpan(_inStart, n), destination.Slice(written, n));
                 _inStart += n;
-                TakeBody(target);
                 written += n;
                 continue;
             }

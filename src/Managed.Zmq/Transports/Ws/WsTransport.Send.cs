@@ -154,8 +154,16 @@ internal sealed partial class WsTransport
     private void WriteMaskedOut(ReadOnlySpan<byte> source)
     {
         var target = _out.AsSpan(_outLength, source.Length);
-        source.CopyTo(target);
-        MaskOut(target);
+        if (_client)
+        {
+            WsFrame.Mask(source, target, _outMaskKey, _outMaskOffset);
+            _outMaskOffset += source.Length;
+        }
+        else
+        {
+            source.CopyTo(target);
+        }
+
         _outLength += source.Length;
     }
 
