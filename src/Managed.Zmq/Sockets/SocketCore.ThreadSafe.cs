@@ -46,9 +46,11 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        // No spinning: other threads share the gate. The retry after each Next runs registered, so a wake that
-        // lands between the attempt and the park is not lost.
-        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        // The same spins as a classic socket's wait: they run outside the gate, so they hold up no other thread,
+        // and without them a caller on one thread parks and is woken for every message a classic socket would
+        // have caught spinning. The retry after each Next runs registered once parking, so a wake that lands
+        // between the attempt and the park is not lost.
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), Tuning.Blocking.StreamSpins);
         try
         {
             while (wait.Next())
@@ -78,7 +80,9 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        // As SendShared; the reply hint is read outside the gate (a stale value only changes how long it spins).
+        int spins = _replyDue ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins);
         try
         {
             while (wait.Next())
