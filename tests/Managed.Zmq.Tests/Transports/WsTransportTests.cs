@@ -94,6 +94,33 @@ public sealed class WsTransportTests : IDisposable
     }
 
     [Fact]
+    public async Task Receive_StreamLongerThanItsBuffers_EveryFrameArrivesIntact()
+    {
+        var transport = await UpgradedServerAsync();
+
+        // Far more than the receive buffer's largest size at once, so reads come back full and the buffer grows;
+        // 1 KiB frames cut at every buffer end, and one body long enough to be read past the buffer.
+        var wire = new List<byte>();
+        var expected = new List<byte>();
+        var header = new byte[ZmtpFrame.MaxHeaderLength];
+        for (int i = 0; i < 600; i++)
+        {
+            int bodyLength = i == 300 ? 3 * WsLimits.DirectReceiveThreshold : 1023;
+            byte[] body = Enumerable.Range(i, bodyLength).Select(b => (byte)b).ToArray();
+            byte flags = (byte)(i % 2 == 0 ? 0x01 : 0x00);
+            wire.AddRange(Frame(WsOpcode.Binary, [flags, .. body], masked: true));
+            int headerLength = ZmtpFrame.WriteHeader(header, bodyLength, WsFrame.FromZwsFlags(flags));
+            expected.AddRange(header[..headerLength]);
+            expected.AddRange(body);
+        }
+
+        Assert.True(wire.Count > 2 * WsLimits.MaxReceiveBufferSize);
+        await _duplex.Peer.SendAsync(wire.ToArray());
+
+        Assert.Equal(expected.ToArray(), await ReadFromTransportAsync(transport, expected.Count));
+    }
+
+    [Fact]
     public async Task Send_ZmtpFrames_GoOutAsUnmaskedBinaryMessagesAfterTheDroppedGreeting()
     {
         var transport = await UpgradedServerAsync();

@@ -27,9 +27,10 @@ internal sealed partial class WsTransport
                 return 0;
             }
 
-            if (_inBodyLeft > 0 && _inStart == _inEnd)
+            if (_inBodyLeft >= WsLimits.DirectReceiveThreshold && _inStart == _inEnd)
             {
-                // A body with nothing buffered: read straight into the engine's buffer, never past the body's end.
+                // A long body with nothing buffered: read straight into the engine's buffer, never past the body's
+                // end. A short rest goes through our buffer with what follows it, in the same read.
                 int want = (int)Math.Min(_inBodyLeft, buffer.Length);
                 int direct = await _inner.ReceiveAsync(buffer[..want]).ConfigureAwait(true);
                 if (direct == 0)
@@ -56,6 +57,13 @@ internal sealed partial class WsTransport
             }
 
             _inEnd += read;
+            if (_inEnd == _in.Length && _in.Length < WsLimits.MaxReceiveBufferSize)
+            {
+                // A full read: a busy stream. Keep what is buffered, in a buffer twice as long.
+                byte[] larger = new byte[Math.Min(_in.Length * 2, WsLimits.MaxReceiveBufferSize)];
+                _in.AsSpan(0, _inEnd).CopyTo(larger);
+                _in = larger;
+            }
         }
     }
 
