@@ -59,7 +59,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_lat <connect-to> <message-size> <roundtrip-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_thr <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_lat <message-size> <roundtrip-count>");
-        Console.WriteLine("       Managed.Zmq.Perf inproc_cost <batch|catchup> <message-count>   (64 B, one thread, ns per message from timed batches)");
+        Console.WriteLine("       Managed.Zmq.Perf inproc_cost <batch|catchup> <message-count> [push-pull|dealer-router|client-server]   (64 B, one thread, ns per message from timed batches)");
         Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");

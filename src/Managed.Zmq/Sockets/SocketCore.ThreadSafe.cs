@@ -26,12 +26,12 @@ internal sealed partial class SocketCore
         return new GateScope(_gate);
     }
 
-    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public SendStatus SendFromApi(in OutboundFrame frame, bool dontWait) =>
         _gate is null ? Send(frame, dontWait) : SendShared(frame, dontWait);
 
-    /// <summary>The public API's receive: <see cref="Recv{TSink}(ref TSink, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    /// <summary>The public API's receive: <see cref="Recv{TSink}(ref TSink, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public RecvStatus RecvFromApi<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct =>
@@ -107,7 +107,7 @@ internal sealed partial class SocketCore
     {
         lock (_gate!)
         {
-            return Send(frame, dontWait: true);
+            return Send(frame, dontWait: true, gateHeld: true);
         }
     }
 
@@ -117,7 +117,7 @@ internal sealed partial class SocketCore
     {
         lock (_gate!)
         {
-            return Recv(ref sink, dontWait: true);
+            return Recv(ref sink, dontWait: true, gateHeld: true);
         }
     }
 
