@@ -141,6 +141,36 @@ public sealed class WsTransportTests : IDisposable
     }
 
     [Fact]
+    public async Task Send_FramesCutAtEveryOctet_SameMessagesAsSentWhole()
+    {
+        var transport = await UpgradedServerAsync();
+        var greeting = new byte[ZmtpGreeting.Length];
+        ZmtpGreeting.Write(greeting, ZmtpMechanism.Null, asServer: false);
+        await transport.SendAsync(greeting);
+
+        // A short frame, a long one (9-octet header) and another short one, handed over one octet at a time,
+        // so every header arrives in pieces and the octets after each header come with its last piece.
+        byte[] longBody = Enumerable.Range(0, 300).Select(i => (byte)i).ToArray();
+        var frames = new byte[400];
+        int length = ZmtpFrame.WriteHeader(frames, 2, ZmtpFrameFlags.More);
+        "ab"u8.CopyTo(frames.AsSpan(length));
+        length += 2;
+        length += ZmtpFrame.WriteHeader(frames.AsSpan(length), longBody.Length, ZmtpFrameFlags.More);
+        longBody.CopyTo(frames.AsSpan(length));
+        length += longBody.Length;
+        length += ZmtpFrame.WriteHeader(frames.AsSpan(length), 1, ZmtpFrameFlags.None);
+        frames[length++] = (byte)'z';
+        for (int i = 0; i < length; i++)
+        {
+            await transport.SendAsync(frames.AsMemory(i, 1));
+        }
+
+        Assert.Equal([0x01, .. "ab"u8], (await ReadFrameAsync()).Payload);
+        Assert.Equal([0x01, .. longBody], (await ReadFrameAsync()).Payload);
+        Assert.Equal([0x00, (byte)'z'], (await ReadFrameAsync()).Payload);
+    }
+
+    [Fact]
     public async Task Client_Upgrade_SendsLibzmqRequestAndMasksEveryFrame()
     {
         var transport = WsTransport.ForClient(_duplex.Transport, ZmtpMechanism.Null, "127.0.0.1", "/zmq");

@@ -69,18 +69,25 @@ internal sealed partial class WsTransport
     /// <summary>Gathers a ZMTP frame header (and a small command's body) from <paramref name="data"/>; writes the WebSocket frame's start once known.</summary>
     private async ValueTask<ReadOnlyMemory<byte>> TakeFrameHeadAsync(ReadOnlyMemory<byte> data)
     {
-        // First the ZMTP header.
+        // First the ZMTP header: as much of it as there is, parsed once, the octets beyond it given back.
         var status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, _frameHeadFill), out var header);
-        while (status == ZmtpStatus.NeedMoreData)
+        if (status == ZmtpStatus.NeedMoreData)
         {
-            if (data.IsEmpty)
+            int before = _frameHeadFill;
+            int take = Math.Min(ZmtpFrame.MaxHeaderLength - before, data.Length);
+            data.Span[..take].CopyTo(_frameHead.AsSpan(before));
+            status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, before + take), out header);
+            if (status == ZmtpStatus.NeedMoreData)
             {
-                return data;
+                _frameHeadFill = before + take;
+                return data[take..];
             }
 
-            _frameHead[_frameHeadFill++] = data.Span[0];
-            data = data[1..];
-            status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, _frameHeadFill), out header);
+            if (status == ZmtpStatus.Done)
+            {
+                _frameHeadFill = header.HeaderLength;
+                data = data[(header.HeaderLength - before)..];
+            }
         }
 
         if (status == ZmtpStatus.Malformed)
