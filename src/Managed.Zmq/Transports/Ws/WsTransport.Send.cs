@@ -41,14 +41,21 @@ internal sealed partial class WsTransport
                 if (_outBodyLeft > 0)
                 {
                     int n = (int)Math.Min(_outBodyLeft, data.Length);
-                    await WriteBodyAsync(data[..n]).ConfigureAwait(true);
+                    if (!TryWriteBodyNow(data.Span[..n]))
+                    {
+                        await WriteBodyAsync(data[..n]).ConfigureAwait(true);
+                    }
+
                     _outBodyLeft -= n;
                     data = data[n..];
                     AppendQueuedControl();
                     continue;
                 }
 
-                data = await TakeFrameHeadAsync(data).ConfigureAwait(true);
+                if (!TryTakeDataFrameHeadNow(ref data))
+                {
+                    data = await TakeFrameHeadAsync(data).ConfigureAwait(true);
+                }
             }
 
             AppendQueuedControl();
@@ -64,6 +71,46 @@ internal sealed partial class WsTransport
         {
             _inSend = false;
         }
+    }
+
+    /// <summary>
+    /// The common case of <see cref="TakeFrameHeadAsync"/> without its state machine: a whole ZMTP header of a
+    /// message frame (or of a command too long to inspect) at the start of <paramref name="data"/>, and room for
+    /// the WebSocket frame's start. False, with nothing taken, for anything else.
+    /// </summary>
+    private bool TryTakeDataFrameHeadNow(ref ReadOnlyMemory<byte> data)
+    {
+        if (_frameHeadFill != 0 || _out.Length - _outLength < WsFrame.MaxHeaderLength + 1
+            || ZmtpFrame.TryReadHeader(data.Span, out var header) != ZmtpStatus.Done
+            || ((header.Flags & ZmtpFrameFlags.Command) != 0 && header.BodyLength <= MaxInspectedCommandBody))
+        {
+            return false;
+        }
+
+        WriteBinaryStart(header.Flags, header.BodyLength);
+        _outBodyLeft = header.BodyLength;
+        data = data[header.HeaderLength..];
+        if (_outBodyLeft == 0)
+        {
+            AppendQueuedControl();
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The common case of <see cref="WriteBodyAsync"/> without its state machine: a body chunk that goes through
+    /// the send buffer (not one sent directly) and fits in it. False, with nothing written, for anything else.
+    /// </summary>
+    private bool TryWriteBodyNow(ReadOnlySpan<byte> chunk)
+    {
+        if ((!_client && chunk.Length >= WsLimits.DirectSendThreshold) || chunk.Length > _out.Length - _outLength)
+        {
+            return false;
+        }
+
+        WriteMaskedOut(chunk);
+        return true;
     }
 
     /// <summary>Gathers a ZMTP frame header (and a small command's body) from <paramref name="data"/>; writes the WebSocket frame's start once known.</summary>
