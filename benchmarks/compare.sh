@@ -20,6 +20,11 @@
 #                 run is long enough to reach tier 1, and print it as column D with D/A.
 #   DEFAULTS_SCALE=10  count multiplier for the runtime-defaults runs (figures are rates, so
 #                 they compare with A and B run over the plain count)
+#   DRAFT_LIBZMQ=dir  install prefix of the draft-enabled libzmq the draft rows (last field
+#                 "draft") link against; default: the prefix of MANAGED_ZMQ_DRAFT_LIBZMQ (the
+#                 .so path, as the interop tests take it), else the newest build under
+#                 /var/cache/managed-zmq/libzmq-draft (interop-tests/native/build-draft-libzmq.sh).
+#                 Without one, the draft rows are reported as skipped.
 #   PERF_BUFFER=message  how our throughput tools move payloads: message (default) is libzmq's
 #                 perf tools line for line, one Message rebuilt per send and one received into,
 #                 as they do with one zmq_msg_t, so neither side copies a payload; span sends and
@@ -52,11 +57,18 @@ RUNTIME_DEFAULTS_ENV=(DOTNET_TieredCompilation=1 DOTNET_TieredPGO=1)
 # inproc_lat, so only B-local matters there (B-remote is "-").
 # Transport tcp+curve is tcp with PERF_CURVE=1 for both processes: the local (bind) side is
 # the CURVE server, the remote side the client, with fixed test keys (every other transport
-# runs with PERF_CURVE=0). Kind hs is the one-process `handshake` tool (tcp loopback):
+# runs with PERF_CURVE=0). Transport ws is ws:// (ZWS 2.0) on a tcp port, path "/".
+# Kinds dr_thr/dr_lat and cs_thr/cs_lat are thr and lat for the routed pairs
+# (benchmarks/native/*_routed_*.c, the perf CLI's *_dr_* and *_cs_* modes): DEALER -> ROUTER
+# and CLIENT -> SERVER (throughput), DEALER/CLIENT asking and ROUTER/SERVER answering by
+# routing id (latency). An optional last field "draft" runs libzmq's side (A, and B where
+# it names libzmq) with the draft-enabled build (DRAFT_LIBZMQ): SERVER/CLIENT, ws and the
+# other draft features exist only there, and the classic rows they are read against use the
+# same build so that both read one library. Kind hs is the one-process `handshake` tool (tcp loopback):
 # median ms from connect to the first message received over a fresh connection, count =
 # connections; like inproc, only B-local matters.
 #
-#   name                      kind       transport size  count    B-local B-remote
+#   name                      kind       transport size  count    B-local B-remote [lib]
 SCENARIOS=(
   "tcp-thr-64B                thr        tcp       64    4000000  ours    ours"
   "tcp-thr-1KiB               thr        tcp       1024  1000000  ours    ours"
@@ -86,12 +98,34 @@ SCENARIOS=(
   "tcp-curve-lat-64B          lat        tcp+curve 64    20000    ours    ours"
   "tcp-handshake              hs         tcp       64    50       ours    -"
   "tcp-curve-handshake        hs         tcp+curve 64    50       ours    -"
+  # Issue #24, thread-safe types from one thread: SERVER/CLIENT read against DEALER/ROUTER,
+  # both on the draft build (ONLY='dealer-router|server-client').
+  "tcp-dealer-router-thr-64B  dr_thr     tcp       64    4000000  ours    ours    draft"
+  "tcp-server-client-thr-64B  cs_thr     tcp       64    4000000  ours    ours    draft"
+  "tcp-server-client-thr-64B-libzmq>ours cs_thr tcp 64 4000000  ours    libzmq  draft"
+  "tcp-server-client-thr-64B-ours>libzmq cs_thr tcp 64 4000000  libzmq  ours    draft"
+  "tcp-dealer-router-lat-64B  dr_lat     tcp       64    20000    ours    ours    draft"
+  "tcp-server-client-lat-64B  cs_lat     tcp       64    20000    ours    ours    draft"
+  # Issue #24, ws:// read against tcp:// (ws-tcp-*: the tcp reference, same draft build on
+  # side A) at each size (ONLY='^ws-').
+  "ws-tcp-thr-64B             thr        tcp       64    4000000  ours    ours    draft"
+  "ws-thr-64B                 thr        ws        64    4000000  ours    ours    draft"
+  "ws-tcp-thr-1KiB            thr        tcp       1024  1000000  ours    ours    draft"
+  "ws-thr-1KiB                thr        ws        1024  1000000  ours    ours    draft"
+  "ws-thr-1KiB-libzmq>ours    thr        ws        1024  1000000  ours    libzmq  draft"
+  "ws-thr-1KiB-ours>libzmq    thr        ws        1024  1000000  libzmq  ours    draft"
+  "ws-tcp-lat-64B             lat        tcp       64    20000    ours    ours    draft"
+  "ws-lat-64B                 lat        ws        64    20000    ours    ours    draft"
+  # Issue #24, RADIO/DISH over udp and tcp: rows go here (kinds, C tools and perf modes of
+  # their own, lib "draft").
 )
 # In cross names "x>y" reads "x's remote side talks to y's local side" (remote_thr sends).
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NATIVE_SRC=$ROOT/benchmarks/native
 NATIVE_BIN=$NATIVE_SRC/build
+# The tools linked against the draft-enabled libzmq (rows with lib "draft").
+DRAFT_BIN=$NATIVE_BIN/draft
 PERF_PROJ=$ROOT/benchmarks/Managed.Zmq.Perf/Managed.Zmq.Perf.csproj
 PERF_DLL=$ROOT/benchmarks/Managed.Zmq.Perf/bin/Release/net10.0/Managed.Zmq.Perf.dll
 LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/managed-zmq-compare.XXXXXX")
@@ -135,6 +169,49 @@ build_native() {
   done
   gcc -O2 -Wall -Wextra -Werror -o "$NATIVE_BIN/rusage_run" "$NATIVE_SRC/rusage_run.c" \
     || die "gcc failed for rusage_run.c"
+  build_native_draft
+}
+
+draft_prefix() { # -> the draft libzmq's install prefix, or nothing
+  if [[ -n ${DRAFT_LIBZMQ:-} ]]; then
+    echo "$DRAFT_LIBZMQ"
+  elif [[ -n ${MANAGED_ZMQ_DRAFT_LIBZMQ:-} ]]; then
+    dirname "$(dirname "$MANAGED_ZMQ_DRAFT_LIBZMQ")"
+  else
+    local newest
+    newest=$(find /var/cache/managed-zmq/libzmq-draft -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort -V | tail -1)
+    [[ -n $newest ]] && echo "$newest"
+  fi
+  return 0
+}
+
+# The draft tools: the classic thr/lat ones (for ws and the tcp rows read against it) and the
+# routed pairs, rebuilt against the draft library with an rpath to it, so they never load
+# Debian's libzmq5 of the same SONAME. HAVE_DRAFT=1 when they were built.
+HAVE_DRAFT=0
+build_native_draft() {
+  local prefix tool
+  prefix=$(draft_prefix)
+  if [[ -z $prefix || ! -f $prefix/lib/libzmq.so.5 || ! -f $prefix/include/zmq.h ]]; then
+    say "no draft-enabled libzmq (DRAFT_LIBZMQ=${prefix:-unset}): draft rows will be skipped; build one with interop-tests/native/build-draft-libzmq.sh"
+    return 0
+  fi
+  mkdir -p "$DRAFT_BIN"
+  local draft_flags=(-O2 -Wall -Wextra -Werror -DZMQ_BUILD_DRAFT_API -I "$prefix/include")
+  local draft_libs=(-L "$prefix/lib" "-Wl,-rpath,$prefix/lib" -lzmq)
+  for tool in local_thr remote_thr local_lat remote_lat; do
+    gcc "${draft_flags[@]}" -o "$DRAFT_BIN/$tool" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
+      || die "gcc failed for $tool.c (draft)"
+  done
+  for tool in local_routed_thr remote_routed_thr local_routed_lat remote_routed_lat; do
+    local side=${tool%%_*} kind=${tool##*_}
+    gcc "${draft_flags[@]}" -o "$DRAFT_BIN/${side}_dr_$kind" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
+      || die "gcc failed for $tool.c (DEALER/ROUTER)"
+    gcc "${draft_flags[@]}" -DROUTED_SERVER_CLIENT=1 -o "$DRAFT_BIN/${side}_cs_$kind" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
+      || die "gcc failed for $tool.c (SERVER/CLIENT)"
+  done
+  HAVE_DRAFT=1
+  say "draft tools built against $prefix"
 }
 
 build_ours() {
@@ -151,7 +228,7 @@ build_ours() {
 
 fresh_address() { # transport -> address (a free tcp port, ...)
   case $1 in
-    tcp)
+    tcp|ws)
       local port tries=0
       while :; do
         # Below the Linux ephemeral range (32768+) so outgoing connects cannot take it.
@@ -171,6 +248,7 @@ fresh_address() { # transport -> address (a free tcp port, ...)
 endpoint() { # transport address -> endpoint string
   case $1 in
     tcp) echo "tcp://127.0.0.1:$2" ;;
+    ws) echo "ws://127.0.0.1:$2" ;;
     ipc) echo "ipc://$2" ;;
     *) die "unknown transport $1" ;;
   esac
@@ -178,7 +256,7 @@ endpoint() { # transport address -> endpoint string
 
 is_ready() { # transport address -> success when the local side is listening
   case $1 in
-    tcp) [[ -n $(ss -Hltn "sport = :$2") ]] ;;
+    tcp|ws) [[ -n $(ss -Hltn "sport = :$2") ]] ;;
     ipc) [[ -S $2 ]] ;;
     *) die "unknown transport $1" ;;
   esac
@@ -190,6 +268,7 @@ is_ready() { # transport address -> success when the local side is listening
 command_for() { # impl mode -> command words
   case $1 in
     libzmq) echo "$NATIVE_BIN/$2" ;;
+    libzmq-draft) echo "$DRAFT_BIN/$2" ;;
     raw) echo "$NATIVE_BIN/raw_$2" ;;
     ours) echo "dotnet $PERF_DLL $2" ;;
     ours-defaults) echo "env ${RUNTIME_DEFAULTS_ENV[*]} dotnet $PERF_DLL $2" ;;
@@ -253,7 +332,7 @@ run_once() {
   local figure
   case $kind in
     *thr) figure=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$local_out") ;;
-    lat) figure=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$remote_out") ;;
+    *lat) figure=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$remote_out") ;;
   esac
   [[ -n $figure ]] || { say "  no result line; see $LOG_DIR/$tag.*"; return 1; }
   echo "$figure"
@@ -307,7 +386,7 @@ fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
            s = sprintf("%.0f", x); out = ""
            while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
            print s out }' ;;
-    lat|hs) printf '%.3f' "$2" ;;
+    *lat|hs) printf '%.3f' "$2" ;;
   esac
 }
 
@@ -315,12 +394,15 @@ fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
 
 # floor_of kind transport -> "kind transport" of the raw floor run, or nothing when the
 # scenario has none (inproc and handshakes). A ROUTER stream's floor is the plain stream;
-# CURVE's floor is the unencrypted socket (the floor has no security mechanism).
+# CURVE's floor is the unencrypted socket (the floor has no security mechanism); ws's is
+# the plain tcp stream under it; the routed pairs' floors are the plain thr and lat ones.
 floor_of() {
+  local transport=${2%+curve}
+  [[ $transport == ws ]] && transport=tcp
   case $1:$2 in
     *:inproc|hs:*) ;;
-    lat:*) echo "lat ${2%+curve}" ;;
-    *thr:*) echo "thr ${2%+curve}" ;;
+    *lat:*) echo "lat $transport" ;;
+    *thr:*) echo "thr $transport" ;;
   esac
 }
 
@@ -345,9 +427,18 @@ main() {
 
   local rows=() failed=0 line
   for line in "${SCENARIOS[@]}"; do
-    local name kind transport size count b_local b_remote
-    read -r name kind transport size count b_local b_remote <<<"$line"
+    local name kind transport size count b_local b_remote lib a_impl=libzmq
+    read -r name kind transport size count b_local b_remote lib <<<"$line"
     [[ -z $ONLY || $name =~ $ONLY ]] || continue
+    if [[ $lib == draft ]]; then
+      if ((!HAVE_DRAFT)); then
+        say "$name: skipped, no draft-enabled libzmq"
+        rows+=("| $name (skipped: no draft-enabled libzmq) | $size | $count | | | | | | | | |")
+        continue
+      fi
+      a_impl=libzmq-draft
+      b_local=${b_local/#libzmq/libzmq-draft} b_remote=${b_remote/#libzmq/libzmq-draft}
+    fi
     count=$(awk -v c="$count" -v s="$SCALE" 'BEGIN { n = int(c * s); print (n < 1 ? 1 : n) }')
     local floor_kind="" floor_transport=""
     [[ $FLOOR == 1 ]] && read -r floor_kind floor_transport <<<"$(floor_of "$kind" "$transport")"
@@ -361,8 +452,8 @@ main() {
     say "$name ($kind, $size B x $count)"
     local a_vals=() b_vals=() f_vals=() d_vals=() a_fail=0 b_fail=0 f_fail=0 d_fail=0 i v
     for ((i = 1; i <= RUNS; i++)); do
-      if v=$(run_once "$kind" "$transport" "$size" "$count" libzmq libzmq "$name.$i.A"); then
-        a_vals+=("$v"); say "  run $i A libzmq: $v"
+      if v=$(run_once "$kind" "$transport" "$size" "$count" "$a_impl" "$a_impl" "$name.$i.A"); then
+        a_vals+=("$v"); say "  run $i A $a_impl: $v"
       else
         ((++a_fail))
       fi
@@ -401,7 +492,7 @@ main() {
     read -r d_min d_med d_max <<<"$(stats "${d_vals[@]}")"
     case $kind in
       *thr) unit="msg/s" ;;
-      lat) unit="us (1-way)" ;;
+      *lat) unit="us (1-way)" ;;
       hs) unit="ms (median connect→msg)" ;;
     esac
     local note=""
@@ -428,7 +519,7 @@ main() {
   fi
 
   echo
-  echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends; B = the ends named in the scenario (ours = Managed.Zmq); PERF_BUFFER=$PERF_BUFFER."
+  echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends (rows of lib draft: the draft-enabled build, $(draft_prefix)); B = the ends named in the scenario (ours = Managed.Zmq); PERF_BUFFER=$PERF_BUFFER."
   echo "Ratio = median B / median A (throughput: higher is better; latency and handshake: lower is better)."
   if [[ $FLOOR == 1 ]]; then
     echo "Floor = raw blocking sockets (benchmarks/native/raw), same transport without CURVE, 8-byte length prefix; A/floor and B/floor = median / floor median (throughput: the share of the floor reached; latency: times the floor)."

@@ -35,8 +35,10 @@ IMPLS=${IMPLS:-libzmq ours raw}
 # --------------------------------------------------------------------------------------
 # Scenarios: kind thr = PUSH (remote, sender) -> PULL (local, receiver); kind lat = REQ
 # (remote) <-> REP (local), figures per round trip. Transport tcp+curve: CURVE on both ends.
+# Kinds dr_*/cs_* and transport ws, and the optional last field "draft" (libzmq = the
+# draft-enabled build), as in compare.sh; raw runs each scenario's floor (compare.sh's floor_of).
 #
-#   name                 kind transport size  count
+#   name                 kind transport size  count [lib]
 CPU_SCENARIOS=(
   "tcp-thr-64B           thr  tcp       64    4000000"
   "tcp-thr-1KiB          thr  tcp       1024  1000000"
@@ -48,6 +50,15 @@ CPU_SCENARIOS=(
   "tcp-lat-64B           lat  tcp       64    20000"
   "ipc-lat-64B           lat  ipc       64    20000"
   "tcp-curve-lat-64B     lat  tcp+curve 64    20000"
+  "tcp-dealer-router-thr-64B dr_thr tcp 64  4000000 draft"
+  "tcp-server-client-thr-64B cs_thr tcp 64  4000000 draft"
+  "tcp-dealer-router-lat-64B dr_lat tcp 64  20000   draft"
+  "tcp-server-client-lat-64B cs_lat tcp 64  20000   draft"
+  "ws-tcp-thr-1KiB       thr  tcp       1024  1000000 draft"
+  "ws-thr-1KiB           thr  ws        1024  1000000 draft"
+  "ws-tcp-thr-64B        thr  tcp       64    4000000 draft"
+  "ws-thr-64B            thr  ws        64    4000000 draft"
+  # RADIO/DISH rows go here.
 )
 
 # compare.sh's transports, builds and run_once (sourcing it runs nothing).
@@ -89,9 +100,12 @@ cpu_main() {
 
   local rows=() summary=() failed=0 line
   for line in "${CPU_SCENARIOS[@]}"; do
-    local name kind transport size count short
-    read -r name kind transport size count <<<"$line"
+    local name kind transport size count short lib
+    read -r name kind transport size count lib <<<"$line"
     [[ -z $ONLY || $name =~ $ONLY ]] || continue
+    if [[ $lib == draft ]] && ((!HAVE_DRAFT)); then
+      say "$name: skipped, no draft-enabled libzmq"; continue
+    fi
     count=$(awk -v c="$count" -v s="$SCALE" 'BEGIN { n = int(c * s); print (n < 2 ? 2 : n) }')
     short=$(awk -v c="$count" -v f="$SHORT_FRACTION" 'BEGIN { n = int(c * f); print (n < 1 ? 1 : n) }')
     local diff=$((count - short))
@@ -103,9 +117,11 @@ cpu_main() {
     for ((i = 1; i <= RUNS; i++)); do
       for impl in $IMPLS; do
         [[ $impl == raw && $transport == *+curve ]] && continue
-        local tag=$name.$i.$impl v_long v_short
-        if ! v_long=$(run_once "$kind" "$transport" "$size" "$count" "$impl" "$impl" "$tag.long") \
-          || ! v_short=$(run_once "$kind" "$transport" "$size" "$short" "$impl" "$impl" "$tag.short"); then
+        local tag=$name.$i.$impl v_long v_short run_impl=$impl run_kind=$kind run_transport=$transport
+        [[ $impl == libzmq && $lib == draft ]] && run_impl=libzmq-draft
+        [[ $impl == raw ]] && read -r run_kind run_transport <<<"$(floor_of "$kind" "$transport")"
+        if ! v_long=$(run_once "$run_kind" "$run_transport" "$size" "$count" "$run_impl" "$run_impl" "$tag.long") \
+          || ! v_short=$(run_once "$run_kind" "$run_transport" "$size" "$short" "$run_impl" "$run_impl" "$tag.short"); then
           ((++failed)); continue
         fi
         local remote local_
@@ -122,7 +138,7 @@ cpu_main() {
     done
 
     local unit per
-    if [[ $kind == thr ]]; then unit="msg/s"; per="msg"; else unit="us (1-way)"; per="round trip"; fi
+    if [[ $kind == *thr ]]; then unit="msg/s"; per="msg"; else unit="us (1-way)"; per="round trip"; fi
     declare -A med=()
     for impl in $IMPLS; do
       local key

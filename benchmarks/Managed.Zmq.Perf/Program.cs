@@ -36,6 +36,10 @@ internal static class Program
                 SubFanout.Name => SubFanout.Run(rest),
                 RouterFanin.Name => RouterFanin.Run(rest),
                 DealerFanin.Name => DealerFanin.Run(rest),
+                var m when RoutedThroughput.IsLocal(m) => RoutedThroughput.RunLocal(m, RoutedPair.FromMode(m)!, rest),
+                var m when RoutedThroughput.IsRemote(m) => RoutedThroughput.RunRemote(m, RoutedPair.FromMode(m)!, rest),
+                var m when RoutedLatency.IsLocal(m) => RoutedLatency.RunLocal(m, RoutedPair.FromMode(m)!, rest),
+                var m when RoutedLatency.IsRemote(m) => RoutedLatency.RunRemote(m, RoutedPair.FromMode(m)!, rest),
                 _ => Usage(),
             };
         }
@@ -55,7 +59,7 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_lat <connect-to> <message-size> <roundtrip-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_thr <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf inproc_lat <message-size> <roundtrip-count>");
-        Console.WriteLine("       Managed.Zmq.Perf inproc_cost <batch|catchup> <message-count>   (64 B, one thread, ns per message from timed batches)");
+        Console.WriteLine("       Managed.Zmq.Perf inproc_cost <batch|catchup> <message-count> [push-pull|dealer-router|client-server]   (64 B, one thread, ns per message from timed batches)");
         Console.WriteLine("       Managed.Zmq.Perf local_router_thr <bind-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf remote_router_thr <connect-to> <message-size> <message-count>");
         Console.WriteLine("       Managed.Zmq.Perf handshake <message-size> <connection-count>");
@@ -65,6 +69,11 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf sub_fanout <connect-to> <message-size> <message-count> <subscribers>");
         Console.WriteLine("       Managed.Zmq.Perf router_fanin <bind-to> <message-size> <message-count> <dealers>");
         Console.WriteLine("       Managed.Zmq.Perf dealer_fanin <connect-to> <message-size> <message-count> <dealers>");
+        Console.WriteLine("       Managed.Zmq.Perf local_dr_thr|local_cs_thr <bind-to> <message-size> <message-count>   (ROUTER or SERVER receives)");
+        Console.WriteLine("       Managed.Zmq.Perf remote_dr_thr|remote_cs_thr <connect-to> <message-size> <message-count>   (DEALER or CLIENT sends)");
+        Console.WriteLine("       Managed.Zmq.Perf local_dr_lat|local_cs_lat <bind-to> <message-size> <roundtrip-count>   (ROUTER or SERVER echoes)");
+        Console.WriteLine("       Managed.Zmq.Perf remote_dr_lat|remote_cs_lat <connect-to> <message-size> <roundtrip-count>   (DEALER or CLIENT times)");
+        Console.WriteLine("Endpoints may be tcp://, ipc://, ws:// (ws://127.0.0.1:5555 or with a path).");
         Console.WriteLine("PERF_IO_THREADS=n: the fan-out/fan-in modes' contexts get n I/O threads.");
         Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
         Console.WriteLine("PERF_METERS=1: a MeterListener on the Managed.Zmq meter, collected every second (the cost of being watched).");

@@ -28,6 +28,14 @@ public sealed class SampleTests
         { "PlainAuth", ["server got: status?", "client got: all good", "intruder refused: event 0x4000, ZAP status 400"] },
         { "CurveAuth", ["server public key: 40 characters of Z85", "server got: encrypted hello", "client got: encrypted reply"] },
         { "Quickstart", ["hello", "2 frames, first: job-42", "ping", "pong"] },
+        {
+            "ClientServer",
+            [
+                "alice got: alice job 0 done", "alice got: alice job 1 done", "alice got: alice job 2 done",
+                "bob got: bob job 0 done", "bob got: bob job 1 done", "bob got: bob job 2 done",
+                "server: 6 requests answered by 3 threads",
+            ]
+        },
         { "Tuning", ["received 1048768 bytes in 4 messages", "async hello", "pool: 3 rents"] },
     };
 

@@ -42,7 +42,10 @@ internal sealed partial class SocketCore
     /// Sends one frame, whose payload (when it has one) pipes may queue by reference; otherwise as
     /// <see cref="Send(ReadOnlySpan{byte}, bool, bool)"/>.
     /// </summary>
-    public SendStatus Send(in OutboundFrame frame, bool dontWait)
+    /// <param name="frame">The frame.</param>
+    /// <param name="dontWait">Fail with WouldBlock instead of waiting.</param>
+    /// <param name="gateHeld">The caller holds the thread-safe gate (one attempt of SendShared): pending events are applied without entering it again.</param>
+    public SendStatus Send(in OutboundFrame frame, bool dontWait, bool gateHeld = false)
     {
         bool more = frame.More;
         if (_closed)
@@ -50,7 +53,7 @@ internal sealed partial class SocketCore
             return SendStatus.Closed;
         }
 
-        ProcessEvents();
+        ProcessEvents(gateHeld);
         if (_terminated)
         {
             return SendStatus.Terminated;
@@ -95,7 +98,10 @@ internal sealed partial class SocketCore
     }
 
     /// <summary>Receives one frame into <paramref name="sink"/>, waiting up to RCVTIMEO.</summary>
-    public RecvStatus Recv<TSink>(ref TSink sink, bool dontWait)
+    /// <param name="sink">Where the frame goes.</param>
+    /// <param name="dontWait">Fail with WouldBlock instead of waiting.</param>
+    /// <param name="gateHeld">The caller holds the thread-safe gate (one attempt of RecvShared), as for Send.</param>
+    public RecvStatus Recv<TSink>(ref TSink sink, bool dontWait, bool gateHeld = false)
         where TSink : IFrameSink, allows ref struct
     {
         if (_closed)
@@ -103,7 +109,7 @@ internal sealed partial class SocketCore
             return RecvStatus.Closed;
         }
 
-        ProcessEvents();
+        ProcessEvents(gateHeld);
         if (_terminated)
         {
             return RecvStatus.Terminated;

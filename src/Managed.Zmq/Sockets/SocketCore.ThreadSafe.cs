@@ -34,12 +34,12 @@ internal sealed partial class SocketCore
         return new GateScope(_gate);
     }
 
-    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public SendStatus SendFromApi(in OutboundFrame frame, bool dontWait) =>
         _gate is null ? Send(frame, dontWait) : SendShared(frame, dontWait);
 
-    /// <summary>The public API's receive: <see cref="Recv{TSink}(ref TSink, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    /// <summary>The public API's receive: <see cref="Recv{TSink}(ref TSink, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public RecvStatus RecvFromApi<TSink>(ref TSink sink, bool dontWait)
         where TSink : IFrameSink, allows ref struct =>
@@ -54,9 +54,11 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        // No spinning: other threads share the gate. The retry after each Next runs registered, so a wake that
-        // lands between the attempt and the park is not lost.
-        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        // The same spins as a classic socket's wait: they run outside the gate, so they hold up no other thread,
+        // and without them a caller on one thread parks and is woken for every message a classic socket would
+        // have caught spinning. The retry after each Next runs registered once parking, so a wake that lands
+        // between the attempt and the park is not lost.
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), Tuning.Blocking.StreamSpins);
         try
         {
             while (wait.Next())
@@ -86,7 +88,9 @@ internal sealed partial class SocketCore
             return status;
         }
 
-        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins: 0);
+        // As SendShared; the reply hint is read outside the gate (a stale value only changes how long it spins).
+        int spins = _replyDue ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
+        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins);
         try
         {
             while (wait.Next())
@@ -111,7 +115,7 @@ internal sealed partial class SocketCore
     {
         lock (_gate!)
         {
-            return Send(frame, dontWait: true);
+            return Send(frame, dontWait: true, gateHeld: true);
         }
     }
 
@@ -121,7 +125,7 @@ internal sealed partial class SocketCore
     {
         lock (_gate!)
         {
-            return Recv(ref sink, dontWait: true);
+            return Recv(ref sink, dontWait: true, gateHeld: true);
         }
     }
 

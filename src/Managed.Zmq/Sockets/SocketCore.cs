@@ -122,11 +122,32 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         ApplyPendingEvents();
     }
 
-    /// <summary>A thread-safe type: pipes attach and detach under the gate its sends and receives hold.</summary>
+    /// <summary>As <see cref="ProcessEvents()"/>; <paramref name="gateHeld"/> says the caller already holds the thread-safe gate.</summary>
+    private void ProcessEvents(bool gateHeld)
+    {
+        if (gateHeld)
+        {
+            ApplyPendingEvents();
+            return;
+        }
+
+        ProcessEvents();
+    }
+
+    /// <summary>
+    /// A thread-safe type: pipes attach and detach under the gate its sends and receives hold. A send or receive
+    /// attempt calls this with the gate already held, and then pays no second (re-entrant) enter and exit.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ProcessEventsUnderGate()
     {
-        lock (_gate!)
+        if (_gate!.IsHeldByCurrentThread)
+        {
+            ApplyPendingEvents();
+            return;
+        }
+
+        lock (_gate)
         {
             ApplyPendingEvents();
         }

@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using System.Numerics;
+using System.Runtime.InteropServices;
 
 namespace Managed.Zmq.Wire;
 
@@ -165,32 +167,55 @@ internal static class WsFrame
     /// XORs <paramref name="data"/> with the mask key in place (RFC 6455 §5.3), starting at payload
     /// octet <paramref name="payloadOffset"/>, so that a payload can be (un)masked in pieces.
     /// </summary>
-    public static void Mask(Span<byte> data, uint maskKey, long payloadOffset)
+    public static void Mask(Span<byte> data, uint maskKey, long payloadOffset) => Mask(data, data, maskKey, payloadOffset);
+
+    /// <summary>
+    /// Writes <paramref name="source"/> XORed with the mask key into <paramref name="destination"/> (at least as
+    /// long; the same span masks in place), starting at payload octet <paramref name="payloadOffset"/>: a copy and
+    /// the (un)masking in one pass over the octets.
+    /// </summary>
+    public static void Mask(ReadOnlySpan<byte> source, Span<byte> destination, uint maskKey, long payloadOffset)
     {
-        if (data.IsEmpty)
+        int length = source.Length;
+        if (destination.Length < length)
+        {
+            throw new ArgumentException("The destination must hold the whole source.", nameof(destination));
+        }
+
+        if (length == 0)
         {
             return;
         }
 
-        // Rotate the key so that its first octet lines up with data[0]; then whole 8-octet words at once.
+        // Rotate the key so that its first octet lines up with source[0]; then whole vectors and 8-octet words at
+        // once. On a little-endian machine the key repeated as 32-bit lanes is its octets in payload order.
         int shift = (int)(payloadOffset & 3) * 8;
         uint rotated = shift == 0 ? maskKey : (maskKey >> shift) | (maskKey << (32 - shift));
-        ulong wide = rotated | ((ulong)rotated << 32);
         int i = 0;
-        var words = System.Runtime.InteropServices.MemoryMarshal.Cast<byte, ulong>(data);
         if (BitConverter.IsLittleEndian)
         {
-            for (; i < words.Length; i++)
+            if (Vector.IsHardwareAccelerated && length >= Vector<byte>.Count)
             {
-                words[i] ^= wide;
+                // The bounds were checked once above (destination holds source); the loop reads and writes by reference.
+                var key = Vector.AsVectorByte(new Vector<uint>(rotated));
+                ref byte from = ref MemoryMarshal.GetReference(source);
+                ref byte to = ref MemoryMarshal.GetReference(destination);
+                for (; i <= length - Vector<byte>.Count; i += Vector<byte>.Count)
+                {
+                    (Vector.LoadUnsafe(ref from, (nuint)i) ^ key).StoreUnsafe(ref to, (nuint)i);
+                }
             }
 
-            i *= sizeof(ulong);
+            ulong wide = rotated | ((ulong)rotated << 32);
+            for (; i <= length - sizeof(ulong); i += sizeof(ulong))
+            {
+                BinaryPrimitives.WriteUInt64LittleEndian(destination[i..], BinaryPrimitives.ReadUInt64LittleEndian(source[i..]) ^ wide);
+            }
         }
 
-        for (; i < data.Length; i++)
+        for (; i < length; i++)
         {
-            data[i] ^= (byte)(rotated >> ((i & 3) * 8));
+            destination[i] = (byte)(source[i] ^ (byte)(rotated >> ((i & 3) * 8)));
         }
     }
 }

@@ -94,6 +94,33 @@ public sealed class WsTransportTests : IDisposable
     }
 
     [Fact]
+    public async Task Receive_StreamLongerThanItsBuffers_EveryFrameArrivesIntact()
+    {
+        var transport = await UpgradedServerAsync();
+
+        // Far more than the receive buffer's largest size at once, so reads come back full and the buffer grows;
+        // 1 KiB frames cut at every buffer end, and one body long enough to be read past the buffer.
+        var wire = new List<byte>();
+        var expected = new List<byte>();
+        var header = new byte[ZmtpFrame.MaxHeaderLength];
+        for (int i = 0; i < 600; i++)
+        {
+            int bodyLength = i == 300 ? 3 * WsLimits.DirectReceiveThreshold : 1023;
+            byte[] body = Enumerable.Range(i, bodyLength).Select(b => (byte)b).ToArray();
+            byte flags = (byte)(i % 2 == 0 ? 0x01 : 0x00);
+            wire.AddRange(Frame(WsOpcode.Binary, [flags, .. body], masked: true));
+            int headerLength = ZmtpFrame.WriteHeader(header, bodyLength, WsFrame.FromZwsFlags(flags));
+            expected.AddRange(header[..headerLength]);
+            expected.AddRange(body);
+        }
+
+        Assert.True(wire.Count > 2 * WsLimits.MaxReceiveBufferSize);
+        await _duplex.Peer.SendAsync(wire.ToArray());
+
+        Assert.Equal(expected.ToArray(), await ReadFromTransportAsync(transport, expected.Count));
+    }
+
+    [Fact]
     public async Task Send_ZmtpFrames_GoOutAsUnmaskedBinaryMessagesAfterTheDroppedGreeting()
     {
         var transport = await UpgradedServerAsync();
@@ -111,6 +138,36 @@ public sealed class WsTransportTests : IDisposable
         var (header, payload) = await ReadFrameAsync();
         Assert.Equal((true, WsOpcode.Binary, false), (header.Final, header.Opcode, header.Masked));
         Assert.Equal([0x01, .. "xyz"u8], payload);
+    }
+
+    [Fact]
+    public async Task Send_FramesCutAtEveryOctet_SameMessagesAsSentWhole()
+    {
+        var transport = await UpgradedServerAsync();
+        var greeting = new byte[ZmtpGreeting.Length];
+        ZmtpGreeting.Write(greeting, ZmtpMechanism.Null, asServer: false);
+        await transport.SendAsync(greeting);
+
+        // A short frame, a long one (9-octet header) and another short one, handed over one octet at a time,
+        // so every header arrives in pieces and the octets after each header come with its last piece.
+        byte[] longBody = Enumerable.Range(0, 300).Select(i => (byte)i).ToArray();
+        var frames = new byte[400];
+        int length = ZmtpFrame.WriteHeader(frames, 2, ZmtpFrameFlags.More);
+        "ab"u8.CopyTo(frames.AsSpan(length));
+        length += 2;
+        length += ZmtpFrame.WriteHeader(frames.AsSpan(length), longBody.Length, ZmtpFrameFlags.More);
+        longBody.CopyTo(frames.AsSpan(length));
+        length += longBody.Length;
+        length += ZmtpFrame.WriteHeader(frames.AsSpan(length), 1, ZmtpFrameFlags.None);
+        frames[length++] = (byte)'z';
+        for (int i = 0; i < length; i++)
+        {
+            await transport.SendAsync(frames.AsMemory(i, 1));
+        }
+
+        Assert.Equal([0x01, .. "ab"u8], (await ReadFrameAsync()).Payload);
+        Assert.Equal([0x01, .. longBody], (await ReadFrameAsync()).Payload);
+        Assert.Equal([0x00, (byte)'z'], (await ReadFrameAsync()).Payload);
     }
 
     [Fact]

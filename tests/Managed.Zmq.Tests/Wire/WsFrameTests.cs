@@ -99,6 +99,36 @@ public sealed class WsFrameTests
     }
 
     [Fact]
+    public void Mask_CopyFormAnyLengthAndOffset_MatchesOctetByOctetDefinition()
+    {
+        // RFC 6455 §5.3: octet i of the payload is XORed with key octet i mod 4; the key's octets are in wire
+        // order, which WriteHeader puts as the key's little-endian bytes. Lengths cross every vector width.
+        const uint key = 0xA1B2C3D4;
+        for (int length = 0; length <= 200; length++)
+        {
+            byte[] source = Enumerable.Range(0, length).Select(i => (byte)(i * 13 + 5)).ToArray();
+            for (int offset = 0; offset < 8; offset++)
+            {
+                byte[] expected = source.Select((b, i) => (byte)(b ^ (byte)(key >> (((offset + i) & 3) * 8)))).ToArray();
+                byte[] copied = new byte[length + 3];
+                WsFrame.Mask(source, copied, key, offset);
+                byte[] inPlace = source.ToArray();
+                WsFrame.Mask(inPlace, key, offset);
+
+                Assert.Equal(expected, copied.AsSpan(0, length).ToArray());
+                Assert.Equal(new byte[3], copied.AsSpan(length).ToArray());
+                Assert.Equal(expected, inPlace);
+            }
+        }
+    }
+
+    [Fact]
+    public void Mask_DestinationShorterThanSource_Throws()
+    {
+        Assert.Throws<ArgumentException>(() => WsFrame.Mask(new byte[8], new byte[7], 1, 0));
+    }
+
+    [Fact]
     public void ZwsFlags_MoreAndCommand_MapToZmtpAndBack()
     {
         // ZMTP: MORE 0x01, LONG 0x02, COMMAND 0x04; ZWS 2.0: MORE 0x01, COMMAND 0x02, no size.

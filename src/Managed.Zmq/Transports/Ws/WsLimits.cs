@@ -16,8 +16,24 @@ internal static class WsLimits
     /// <summary>libzmq refuses a header value longer than 2048 octets.</summary>
     public const int MaxHeaderValueLength = 2048;
 
-    /// <summary>Raw octets read from the socket at once (frames are translated out of this buffer).</summary>
-    public const int ReceiveBufferSize = 64 * 1024;
+    /// <summary>
+    /// Raw octets read from the socket at once (frames are translated out of this buffer) on a new connection:
+    /// little memory for an idle or request-reply one, and room for the longest HTTP head.
+    /// </summary>
+    public const int InitialReceiveBufferSize = 16 * 1024;
+
+    /// <summary>
+    /// What the receive buffer of a busy stream grows to (it doubles while reads come back full), as the engine's
+    /// own receive space does under tcp://: fewer reads, and fewer wake-ups of the receiving thread, per message.
+    /// </summary>
+    public const int MaxReceiveBufferSize = 192 * 1024;
+
+    /// <summary>
+    /// A body rest at least this long, with nothing else buffered, is read from the socket into the engine's
+    /// buffer without a copy. A shorter one is read into the receive buffer with the frames behind it: reading
+    /// only the rest of the last body cut by a full buffer cost one more read for every refill.
+    /// </summary>
+    public const int DirectReceiveThreshold = 16 * 1024;
 
     /// <summary>Translated octets gathered before one send to the socket.</summary>
     public const int SendBufferSize = 64 * 1024;

@@ -27,9 +27,10 @@ internal sealed partial class WsTransport
                 return 0;
             }
 
-            if (_inBodyLeft > 0 && _inStart == _inEnd)
+            if (_inBodyLeft >= WsLimits.DirectReceiveThreshold && _inStart == _inEnd)
             {
-                // A body with nothing buffered: read straight into the engine's buffer, never past the body's end.
+                // A long body with nothing buffered: read straight into the engine's buffer, never past the body's
+                // end. A short rest goes through our buffer with what follows it, in the same read.
                 int want = (int)Math.Min(_inBodyLeft, buffer.Length);
                 int direct = await _inner.ReceiveAsync(buffer[..want]).ConfigureAwait(true);
                 if (direct == 0)
@@ -56,6 +57,13 @@ internal sealed partial class WsTransport
             }
 
             _inEnd += read;
+            if (_inEnd == _in.Length && _in.Length < WsLimits.MaxReceiveBufferSize)
+            {
+                // A full read: a busy stream. Keep what is buffered, in a buffer twice as long.
+                byte[] larger = new byte[Math.Min(_in.Length * 2, WsLimits.MaxReceiveBufferSize)];
+                _in.AsSpan(0, _inEnd).CopyTo(larger);
+                _in = larger;
+            }
         }
     }
 
@@ -69,6 +77,22 @@ internal sealed partial class WsTransport
         }
 
         _inBodyLeft -= body.Length;
+    }
+
+    /// <summary>Copies body octets from our buffer into the engine's, unmasking them on the way, and counts them off.</summary>
+    private void CopyBody(ReadOnlySpan<byte> source, Span<byte> target)
+    {
+        if (_inMasked)
+        {
+            WsFrame.Mask(source, target, _inMaskKey, _inMaskOffset);
+            _inMaskOffset += source.Length;
+        }
+        else
+        {
+            source.CopyTo(target);
+        }
+
+        _inBodyLeft -= source.Length;
     }
 
     /// <summary>Fills <paramref name="destination"/> with ZMTP octets from what is buffered; 0 when more input is needed.</summary>
@@ -95,10 +119,8 @@ internal sealed partial class WsTransport
                 }
 
                 int n = (int)Math.Min(Math.Min(_inBodyLeft, available), destination.Length - written);
-                var target = destination.Slice(written, n);
-                _in.AsSpan(_inStart, n).CopyTo(target);
+                CopyBody(_in.AsSpan(_inStart, n), destination.Slice(written, n));
                 _inStart += n;
-                TakeBody(target);
                 written += n;
                 continue;
             }

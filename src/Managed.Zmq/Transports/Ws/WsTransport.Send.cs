@@ -41,14 +41,21 @@ internal sealed partial class WsTransport
                 if (_outBodyLeft > 0)
                 {
                     int n = (int)Math.Min(_outBodyLeft, data.Length);
-                    await WriteBodyAsync(data[..n]).ConfigureAwait(true);
+                    if (!TryWriteBodyNow(data.Span[..n]))
+                    {
+                        await WriteBodyAsync(data[..n]).ConfigureAwait(true);
+                    }
+
                     _outBodyLeft -= n;
                     data = data[n..];
                     AppendQueuedControl();
                     continue;
                 }
 
-                data = await TakeFrameHeadAsync(data).ConfigureAwait(true);
+                if (!TryTakeDataFrameHeadNow(ref data))
+                {
+                    data = await TakeFrameHeadAsync(data).ConfigureAwait(true);
+                }
             }
 
             AppendQueuedControl();
@@ -72,21 +79,68 @@ internal sealed partial class WsTransport
         }
     }
 
+    /// <summary>
+    /// The common case of <see cref="TakeFrameHeadAsync"/> without its state machine: a whole ZMTP header of a
+    /// message frame (or of a command too long to inspect) at the start of <paramref name="data"/>, and room for
+    /// the WebSocket frame's start. False, with nothing taken, for anything else.
+    /// </summary>
+    private bool TryTakeDataFrameHeadNow(ref ReadOnlyMemory<byte> data)
+    {
+        if (_frameHeadFill != 0 || _out.Length - _outLength < WsFrame.MaxHeaderLength + 1
+            || ZmtpFrame.TryReadHeader(data.Span, out var header) != ZmtpStatus.Done
+            || ((header.Flags & ZmtpFrameFlags.Command) != 0 && header.BodyLength <= MaxInspectedCommandBody))
+        {
+            return false;
+        }
+
+        WriteBinaryStart(header.Flags, header.BodyLength);
+        _outBodyLeft = header.BodyLength;
+        data = data[header.HeaderLength..];
+        if (_outBodyLeft == 0)
+        {
+            AppendQueuedControl();
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The common case of <see cref="WriteBodyAsync"/> without its state machine: a body chunk that goes through
+    /// the send buffer (not one sent directly) and fits in it. False, with nothing written, for anything else.
+    /// </summary>
+    private bool TryWriteBodyNow(ReadOnlySpan<byte> chunk)
+    {
+        if ((!_client && chunk.Length >= WsLimits.DirectSendThreshold) || chunk.Length > _out.Length - _outLength)
+        {
+            return false;
+        }
+
+        WriteMaskedOut(chunk);
+        return true;
+    }
+
     /// <summary>Gathers a ZMTP frame header (and a small command's body) from <paramref name="data"/>; writes the WebSocket frame's start once known.</summary>
     private async ValueTask<ReadOnlyMemory<byte>> TakeFrameHeadAsync(ReadOnlyMemory<byte> data)
     {
-        // First the ZMTP header.
+        // First the ZMTP header: as much of it as there is, parsed once, the octets beyond it given back.
         var status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, _frameHeadFill), out var header);
-        while (status == ZmtpStatus.NeedMoreData)
+        if (status == ZmtpStatus.NeedMoreData)
         {
-            if (data.IsEmpty)
+            int before = _frameHeadFill;
+            int take = Math.Min(ZmtpFrame.MaxHeaderLength - before, data.Length);
+            data.Span[..take].CopyTo(_frameHead.AsSpan(before));
+            status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, before + take), out header);
+            if (status == ZmtpStatus.NeedMoreData)
             {
-                return data;
+                _frameHeadFill = before + take;
+                return data[take..];
             }
 
-            _frameHead[_frameHeadFill++] = data.Span[0];
-            data = data[1..];
-            status = ZmtpFrame.TryReadHeader(_frameHead.AsSpan(0, _frameHeadFill), out header);
+            if (status == ZmtpStatus.Done)
+            {
+                _frameHeadFill = header.HeaderLength;
+                data = data[(header.HeaderLength - before)..];
+            }
         }
 
         if (status == ZmtpStatus.Malformed)
@@ -160,8 +214,16 @@ internal sealed partial class WsTransport
     private void WriteMaskedOut(ReadOnlySpan<byte> source)
     {
         var target = _out.AsSpan(_outLength, source.Length);
-        source.CopyTo(target);
-        MaskOut(target);
+        if (_client)
+        {
+            WsFrame.Mask(source, target, _outMaskKey, _outMaskOffset);
+            _outMaskOffset += source.Length;
+        }
+        else
+        {
+            source.CopyTo(target);
+        }
+
         _outLength += source.Length;
     }
 

@@ -43,7 +43,7 @@ internal sealed partial class WsTransport : IByteTransport
     private bool _upgraded;
 
     // Receive side: raw socket octets, then ZMTP octets made from them.
-    private readonly byte[] _in = new byte[WsLimits.ReceiveBufferSize];
+    private byte[] _in = new byte[WsLimits.InitialReceiveBufferSize];
     private int _inStart;
     private int _inEnd;
     private readonly byte[] _synth = new byte[SynthesizedCapacity];
