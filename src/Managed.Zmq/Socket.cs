@@ -5,9 +5,11 @@ namespace Managed.Zmq;
 
 /// <summary>
 /// A ZeroMQ socket. The classic types are not thread-safe: use one from one thread at a time (it may move
-/// between threads when the hand-over is synchronised). <see cref="SocketType.Server"/>,
-/// <see cref="SocketType.Client"/> and <see cref="SocketType.Peer"/>, as in libzmq, take every call (sends,
-/// receives, polls, binds, connects, options, Dispose) from several threads at once (docs/client-server.md).
+/// between threads when the hand-over is synchronised). The draft types (<see cref="SocketType.Server"/>,
+/// <see cref="SocketType.Client"/>, <see cref="SocketType.Peer"/>, <see cref="SocketType.Radio"/>,
+/// <see cref="SocketType.Dish"/>, <see cref="SocketType.Scatter"/>, <see cref="SocketType.Gather"/> and
+/// <see cref="SocketType.Channel"/>), as in libzmq, take every call (sends, receives, polls, binds, connects,
+/// options, Dispose) from several threads at once (docs/client-server.md).
 /// Dispose it before its <see cref="Context"/>.
 /// </summary>
 public sealed partial class Socket : IDisposable
@@ -20,7 +22,7 @@ public sealed partial class Socket : IDisposable
 
     /// <summary>Creates a socket of the given type with libzmq's default options.</summary>
     /// <param name="context">The context that owns the socket.</param>
-    /// <param name="socketType">The socket type (0–13, 19).</param>
+    /// <param name="socketType">The socket type (0–17, 19, 20: every type libzmq 4.3 has but DGRAM).</param>
     public Socket(Context context, SocketType socketType)
     {
         ArgumentNullException.ThrowIfNull(context);
