@@ -14,10 +14,7 @@ namespace Managed.Zmq.InteropTests.Drafts;
 /// </summary>
 internal sealed class DraftPeer : IDisposable
 {
-    public const string EnvironmentVariable = "MANAGED_ZMQ_DRAFT_LIBZMQ";
-    public const string DefaultCacheRoot = "/var/cache/managed-zmq/libzmq-draft";
-
-    private static readonly Lazy<string> s_executable = new(Build);
+    private static readonly Lazy<string> s_executable = new(() => DraftCProgram.Compile("draft-peer"));
 
     private readonly Process _process;
     private readonly BlockingCollection<string> _lines = [];
@@ -113,57 +110,6 @@ internal sealed class DraftPeer : IDisposable
 
         _process.Dispose();
         _lines.Dispose();
-    }
-
-    /// <summary>The draft libzmq's install prefix (lib/ and include/), or a failure naming the build command.</summary>
-    private static string FindPrefix()
-    {
-        string? library = Environment.GetEnvironmentVariable(EnvironmentVariable);
-        if (string.IsNullOrEmpty(library) && Directory.Exists(DefaultCacheRoot))
-        {
-            library = Directory.GetDirectories(DefaultCacheRoot)
-                .Select(dir => Path.Combine(dir, "lib", "libzmq.so.5"))
-                .Where(File.Exists)
-                .OrderByDescending(File.GetLastWriteTimeUtc)
-                .FirstOrDefault();
-        }
-
-        if (string.IsNullOrEmpty(library) || !File.Exists(library))
-        {
-            Assert.Fail($"The draft-enabled libzmq was not found ({EnvironmentVariable}={Environment.GetEnvironmentVariable(EnvironmentVariable) ?? "unset"}, " +
-                $"nothing under {DefaultCacheRoot}). Build it with: bash interop-tests/native/build-draft-libzmq.sh");
-        }
-
-        string prefix = Path.GetDirectoryName(Path.GetDirectoryName(library))!;
-        Assert.True(File.Exists(Path.Combine(prefix, "include", "zmq.h")), $"no include/zmq.h beside the draft libzmq {library}");
-        return prefix;
-    }
-
-    private static string Build()
-    {
-        string prefix = FindPrefix();
-        string source = Path.Combine(AppContext.BaseDirectory, "Drafts", "draft-peer.c");
-        string directory = Path.Combine(Path.GetTempPath(), $"managed-zmq-draft-peer-{Environment.ProcessId}");
-        Directory.CreateDirectory(directory);
-        string executable = Path.Combine(directory, "draft-peer");
-        string lib = Path.Combine(prefix, "lib");
-        var info = new ProcessStartInfo("gcc")
-        {
-            RedirectStandardError = true,
-            RedirectStandardOutput = true,
-            UseShellExecute = false,
-        };
-
-        // The rpath makes the peer load the draft build, never Debian's libzmq5 of the same SONAME.
-        foreach (string argument in new[] { "-O1", "-DZMQ_BUILD_DRAFT_API", "-I", Path.Combine(prefix, "include"), "-o", executable, source, "-L", lib, "-Wl,-rpath," + lib, "-lzmq" })
-        {
-            info.ArgumentList.Add(argument);
-        }
-
-        using var gcc = Process.Start(info) ?? throw new InvalidOperationException("gcc did not start (apt-get install gcc libc6-dev)");
-        string errors = gcc.StandardError.ReadToEnd();
-        Assert.True(gcc.WaitForExit(60_000) && gcc.ExitCode == 0, $"gcc could not build draft-peer: {errors}");
-        return executable;
     }
 }
 #endif
