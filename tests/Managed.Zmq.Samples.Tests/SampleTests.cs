@@ -16,6 +16,7 @@ public sealed class SampleTests
                 "channel right got: ping", "channel left got: pong",
             ]
         },
+        { "WebSocket", ["ws server got: over ws", "ws client got: ws reply", "wss server got: over wss", "wss client got: wss reply"] },
         { "PeerToPeer", ["node got: hello (from a peer it can answer by id)", "peer got: hello back (from the id ConnectPeer returned: True)"] },
         {
             "RouterDealer",
