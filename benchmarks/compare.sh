@@ -67,6 +67,17 @@ RUNTIME_DEFAULTS_ENV=(DOTNET_TieredCompilation=1 DOTNET_TieredPGO=1)
 # same build so that both read one library. Kind hs is the one-process `handshake` tool (tcp loopback):
 # median ms from connect to the first message received over a fresh connection, count =
 # connections; like inproc, only B-local matters.
+# Kinds rd_thr and ps_thr (benchmarks/native/*_radio_thr.c with radio_common.h, the perf CLI's
+# *_rd_thr and *_ps_thr modes): RADIO -> DISH (one group, "perf") and XPUB -> SUB, the sender
+# connecting with ZMQ_XPUB_NODROP. Transport udp is udp:// unicast on loopback (the DISH binds,
+# the RADIO connects). Neither pair has flow control of its own, and udp none at all: with
+# NODROP a tcp sender blocks on a full peer, so over tcp every message arrives (a RADIO cannot
+# see the DISH's JOIN, so it waits 500 ms after connecting; what it sent before would show as
+# loss), but over udp the kernel drops the datagrams the receiver has no room for. So the
+# receiver stops at the count or after 1 s without a message, and its figure is the messages
+# received over the time from the first to the last: the rate a DISH takes in while the
+# sender sends flat out. The row's name then carries the loss, the median % of the count
+# per side ("loss A x %, B y %"). There is no floor for udp.
 #
 #   name                      kind       transport size  count    B-local B-remote [lib]
 SCENARIOS=(
@@ -116,8 +127,13 @@ SCENARIOS=(
   "ws-thr-1KiB-ours>libzmq    thr        ws        1024  1000000  libzmq  ours    draft"
   "ws-tcp-lat-64B             lat        tcp       64    20000    ours    ours    draft"
   "ws-lat-64B                 lat        ws        64    20000    ours    ours    draft"
-  # Issue #24, RADIO/DISH over udp and tcp: rows go here (kinds, C tools and perf modes of
-  # their own, lib "draft").
+  # Issue #24, RADIO/DISH over tcp and udp, read against PUB/SUB over tcp on the same build
+  # (radio-dish-ref-*: XPUB -> SUB) (ONLY='radio-dish').
+  "radio-dish-ref-tcp-pub-sub-thr-64B ps_thr tcp 64 4000000  ours    ours    draft"
+  "tcp-radio-dish-thr-64B     rd_thr     tcp       64    4000000  ours    ours    draft"
+  "tcp-radio-dish-thr-64B-libzmq>ours rd_thr tcp 64 4000000  ours    libzmq  draft"
+  "tcp-radio-dish-thr-64B-ours>libzmq rd_thr tcp 64 4000000  libzmq  ours    draft"
+  "udp-radio-dish-thr-64B     rd_thr     udp       64    1000000  ours    ours    draft"
 )
 # In cross names "x>y" reads "x's remote side talks to y's local side" (remote_thr sends).
 
@@ -185,8 +201,8 @@ draft_prefix() { # -> the draft libzmq's install prefix, or nothing
   return 0
 }
 
-# The draft tools: the classic thr/lat ones (for ws and the tcp rows read against it) and the
-# routed pairs, rebuilt against the draft library with an rpath to it, so they never load
+# The draft tools: the classic thr/lat ones (for ws and the tcp rows read against it), the
+# routed pairs and the group pairs (RADIO/DISH and XPUB/SUB), rebuilt against the draft library with an rpath to it, so they never load
 # Debian's libzmq5 of the same SONAME. HAVE_DRAFT=1 when they were built.
 HAVE_DRAFT=0
 build_native_draft() {
@@ -209,6 +225,13 @@ build_native_draft() {
       || die "gcc failed for $tool.c (DEALER/ROUTER)"
     gcc "${draft_flags[@]}" -DROUTED_SERVER_CLIENT=1 -o "$DRAFT_BIN/${side}_cs_$kind" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
       || die "gcc failed for $tool.c (SERVER/CLIENT)"
+  done
+  for tool in local_radio_thr remote_radio_thr; do
+    local side=${tool%%_*}
+    gcc "${draft_flags[@]}" -o "$DRAFT_BIN/${side}_rd_thr" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
+      || die "gcc failed for $tool.c (RADIO/DISH)"
+    gcc "${draft_flags[@]}" -DRADIO_PUB_SUB=1 -o "$DRAFT_BIN/${side}_ps_thr" "$NATIVE_SRC/$tool.c" "${draft_libs[@]}" \
+      || die "gcc failed for $tool.c (XPUB/SUB)"
   done
   HAVE_DRAFT=1
   say "draft tools built against $prefix"
@@ -237,6 +260,14 @@ fresh_address() { # transport -> address (a free tcp port, ...)
         ((++tries < 100)) || die "no free tcp port found"
       done
       echo "$port" ;;
+    udp)
+      local port tries=0
+      while :; do
+        port=$(shuf -i 20000-32000 -n 1)
+        [[ -z $(ss -Huan "( sport = :$port or dport = :$port )") ]] && break
+        ((++tries < 100)) || die "no free udp port found"
+      done
+      echo "$port" ;;
     ipc)
       # A fresh Unix-domain socket path inside the log directory (well under 108 bytes).
       mktemp -u "$LOG_DIR/ipc.XXXXXXXX" ;;
@@ -249,6 +280,7 @@ endpoint() { # transport address -> endpoint string
   case $1 in
     tcp) echo "tcp://127.0.0.1:$2" ;;
     ws) echo "ws://127.0.0.1:$2" ;;
+    udp) echo "udp://127.0.0.1:$2" ;;
     ipc) echo "ipc://$2" ;;
     *) die "unknown transport $1" ;;
   esac
@@ -257,6 +289,7 @@ endpoint() { # transport address -> endpoint string
 is_ready() { # transport address -> success when the local side is listening
   case $1 in
     tcp|ws) [[ -n $(ss -Hltn "sport = :$2") ]] ;;
+    udp) [[ -n $(ss -Hlun "sport = :$2") ]] ;;
     ipc) [[ -S $2 ]] ;;
     *) die "unknown transport $1" ;;
   esac
@@ -395,15 +428,30 @@ fmt() { # kind value -> thousands-grouped msg/s or 3-decimal us
 # floor_of kind transport -> "kind transport" of the raw floor run, or nothing when the
 # scenario has none (inproc and handshakes). A ROUTER stream's floor is the plain stream;
 # CURVE's floor is the unencrypted socket (the floor has no security mechanism); ws's is
-# the plain tcp stream under it; the routed pairs' floors are the plain thr and lat ones.
+# the plain tcp stream under it; the routed and group pairs' floors are the plain thr and lat
+# ones. udp has none (the floor is a stream).
 floor_of() {
   local transport=${2%+curve}
   [[ $transport == ws ]] && transport=tcp
   case $1:$2 in
-    *:inproc|hs:*) ;;
+    *:inproc|*:udp|hs:*) ;;
     *lat:*) echo "lat $transport" ;;
     *thr:*) echo "thr $transport" ;;
   esac
+}
+
+# loss_of name side -> the median loss in % of the count over the runs of that side (A or B)
+# of a group-pair row (the receivers' "message loss" lines), or "-".
+loss_of() {
+  local file value values=()
+  for file in "$LOG_DIR/$1".*."$2".local; do
+    [[ -f $file ]] || continue
+    value=$(sed -n 's/^message loss: [0-9]* of [0-9]* (\([0-9.]*\) %)$/\1/p' "$file")
+    [[ -n $value ]] && values+=("$value")
+  done
+  local med
+  read -r _ med _ <<<"$(stats "${values[@]}")"
+  [[ $med =~ ^[0-9.]+$ ]] && printf '%.3f' "$med" || echo -
 }
 
 ratio() { # numerator denominator -> "x.xx" or "-"
@@ -497,6 +545,9 @@ main() {
     esac
     local note=""
     ((a_fail + b_fail + f_fail + d_fail)) && note=" (failed runs: A $a_fail, B $b_fail, floor $f_fail, D $d_fail)"
+    if [[ $kind == rd_thr || $kind == ps_thr ]]; then
+      note+=" (loss A $(loss_of "$name" A) %, B $(loss_of "$name" B) %)"
+    fi
     local row="| $name$note | $size | $count | $unit | $(fmt "$kind" "$a_min") | $(fmt "$kind" "$a_med") | $(fmt "$kind" "$a_max") | $(fmt "$kind" "$b_min") | $(fmt "$kind" "$b_med") | $(fmt "$kind" "$b_max") | $(ratio "$b_med" "$a_med") |"
     if [[ $FLOOR == 1 ]]; then
       row+=" $(fmt "$kind" "$f_med") | $(ratio "$a_med" "$f_med") | $(ratio "$b_med" "$f_med") |"

@@ -37,6 +37,10 @@ IMPLS=${IMPLS:-libzmq ours raw}
 # (remote) <-> REP (local), figures per round trip. Transport tcp+curve: CURVE on both ends.
 # Kinds dr_*/cs_* and transport ws, and the optional last field "draft" (libzmq = the
 # draft-enabled build), as in compare.sh; raw runs each scenario's floor (compare.sh's floor_of).
+# Kinds rd_thr/ps_thr (RADIO -> DISH, XPUB -> SUB) and transport udp as in compare.sh: udp has
+# no floor, and its receiver may get fewer messages than were sent (udp loses datagrams), while
+# the figures here divide by the messages sent; its receiver also waits 1 s without a message
+# before it stops, which costs no CPU but ends the run.
 #
 #   name                 kind transport size  count [lib]
 CPU_SCENARIOS=(
@@ -58,7 +62,9 @@ CPU_SCENARIOS=(
   "ws-thr-1KiB           thr  ws        1024  1000000 draft"
   "ws-tcp-thr-64B        thr  tcp       64    4000000 draft"
   "ws-thr-64B            thr  ws        64    4000000 draft"
-  # RADIO/DISH rows go here.
+  "radio-dish-ref-tcp-pub-sub-thr-64B ps_thr tcp 64 4000000 draft"
+  "tcp-radio-dish-thr-64B rd_thr tcp      64    4000000 draft"
+  "udp-radio-dish-thr-64B rd_thr udp      64    1000000 draft"
 )
 
 # compare.sh's transports, builds and run_once (sourcing it runs nothing).
@@ -117,6 +123,7 @@ cpu_main() {
     for ((i = 1; i <= RUNS; i++)); do
       for impl in $IMPLS; do
         [[ $impl == raw && $transport == *+curve ]] && continue
+        [[ $impl == raw && -z $(floor_of "$kind" "$transport") ]] && continue
         local tag=$name.$i.$impl v_long v_short run_impl=$impl run_kind=$kind run_transport=$transport
         [[ $impl == libzmq && $lib == draft ]] && run_impl=libzmq-draft
         [[ $impl == raw ]] && read -r run_kind run_transport <<<"$(floor_of "$kind" "$transport")"

@@ -40,6 +40,8 @@ internal static class Program
                 var m when RoutedThroughput.IsRemote(m) => RoutedThroughput.RunRemote(m, RoutedPair.FromMode(m)!, rest),
                 var m when RoutedLatency.IsLocal(m) => RoutedLatency.RunLocal(m, RoutedPair.FromMode(m)!, rest),
                 var m when RoutedLatency.IsRemote(m) => RoutedLatency.RunRemote(m, RoutedPair.FromMode(m)!, rest),
+                var m when GroupThroughput.IsLocal(m) => GroupThroughput.RunLocal(m, GroupPair.FromMode(m)!, rest),
+                var m when GroupThroughput.IsRemote(m) => GroupThroughput.RunRemote(m, GroupPair.FromMode(m)!, rest),
                 _ => Usage(),
             };
         }
@@ -73,7 +75,9 @@ internal static class Program
         Console.WriteLine("       Managed.Zmq.Perf remote_dr_thr|remote_cs_thr <connect-to> <message-size> <message-count>   (DEALER or CLIENT sends)");
         Console.WriteLine("       Managed.Zmq.Perf local_dr_lat|local_cs_lat <bind-to> <message-size> <roundtrip-count>   (ROUTER or SERVER echoes)");
         Console.WriteLine("       Managed.Zmq.Perf remote_dr_lat|remote_cs_lat <connect-to> <message-size> <roundtrip-count>   (DEALER or CLIENT times)");
-        Console.WriteLine("Endpoints may be tcp://, ipc://, ws:// (ws://127.0.0.1:5555 or with a path).");
+        Console.WriteLine("       Managed.Zmq.Perf local_rd_thr|local_ps_thr <bind-to> <message-size> <message-count>   (DISH or SUB receives; stops when idle, prints the loss)");
+        Console.WriteLine("       Managed.Zmq.Perf remote_rd_thr|remote_ps_thr <connect-to> <message-size> <message-count>   (RADIO or XPUB sends, Xpub_Nodrop)");
+        Console.WriteLine("Endpoints may be tcp://, ipc://, ws:// (ws://127.0.0.1:5555 or with a path); udp:// for the rd modes.");
         Console.WriteLine("PERF_IO_THREADS=n: the fan-out/fan-in modes' contexts get n I/O threads.");
         Console.WriteLine("PERF_SODIUM=1 as well: X25519 through Managed.Zmq.Sodium (libsodium).");
         Console.WriteLine("PERF_METERS=1: a MeterListener on the Managed.Zmq meter, collected every second (the cost of being watched).");
