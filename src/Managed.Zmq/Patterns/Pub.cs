@@ -213,7 +213,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
         {
             DrainSubscriptions(SubscriptionLimits.FramesPerSend);
             _targets.Clear();
-            bool noDrop = _isXPub && Socket.Options.XpubNodrop;
+            bool noDrop = Socket.Options.XpubNodrop; // PUB takes it too: libzmq's PUB is its XPUB
             long stamp = ++_matchStamp;
             var sink = new TargetCollector(_targets, noDrop, collect: !Socket.Options.InvertMatching);
             _subscriptions.Match(frame.Bytes, stamp, ref sink);

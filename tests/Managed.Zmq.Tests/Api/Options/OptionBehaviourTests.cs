@@ -83,6 +83,27 @@ public sealed class OptionBehaviourTests : TransportSockets
     }
 
     [Fact]
+    public void XpubNodrop_OnPub_SendRefusedInsteadOfDropped()
+    {
+        // libzmq's PUB is an XPUB underneath and takes ZMQ_XPUB_NODROP the same way.
+        string endpoint = TestEndpoint.Inproc("pub-nodrop");
+        var pub = Create(SocketType.Pub);
+        pub.SetOption(SocketOption.Xpub_Nodrop, 1);
+        pub.SetOption(SocketOption.Sndhwm, 2);
+        pub.Bind(endpoint);
+        var sub = Create(SocketType.Sub);
+        sub.SetOption(SocketOption.Rcvhwm, 2);
+        sub.Connect(endpoint);
+        sub.Subscribe("m");
+
+        // A PUB cannot read the subscription: it is in place once a message gets through.
+        Eventually.True(() => pub.Send("m", SendFlags.DontWait) && sub.TryRecvString(out _), "the subscription reached the PUB");
+        int taken = SendUntilRefused(pub, limit: 10_000);
+
+        Assert.InRange(taken, 0, 9_999);
+    }
+
+    [Fact]
     public void XpubNodropOff_SubscriberNotReading_SendsNeverRefused()
     {
         string endpoint = TestEndpoint.Inproc("drop");
