@@ -375,6 +375,13 @@ public enum SocketOption
     Metadata = 95,
 
     /// <summary>
+    /// Whether a udp:// RADIO's multicast datagrams loop back to receivers on this host (IP_MULTICAST_LOOP), as
+    /// libzmq's draft ZMQ_MULTICAST_LOOP: any non-zero value turns it on, 0 off. Read when the RADIO connects.
+    /// </summary>
+    /// <remarks>Accessor type: int. Default: 1. Access: read-write.</remarks>
+    Multicast_Loop = 96,
+
+    /// <summary>
     /// 0–255 bytes; the user name for the SOCKS5 proxy set with <see cref="Socks_Proxy"/>. When it is not empty the
     /// connection offers only username/password authentication (RFC 1929) with <see cref="Socks_Password"/>, as
     /// libzmq does; empty (the default) offers only "no authentication".

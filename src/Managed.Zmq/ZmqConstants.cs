@@ -209,6 +209,9 @@ public static class ZmqConstants
     /// <summary>Socket option METADATA.</summary>
     public const int ZMQ_METADATA = (int)SocketOption.Metadata;
 
+    /// <summary>Socket option MULTICAST_LOOP (libzmq draft).</summary>
+    public const int ZMQ_MULTICAST_LOOP = (int)SocketOption.Multicast_Loop;
+
     /// <summary>Socket option SOCKS_USERNAME.</summary>
     public const int ZMQ_SOCKS_USERNAME = (int)SocketOption.Socks_Username;
 

@@ -90,6 +90,7 @@ internal static class OptionId
     public const int GssapiServicePrincipalNameType = (int)SocketOption.Gssapi_Service_Principal_Nametype;
     public const int BindToDevice = (int)SocketOption.Bindtodevice;
     public const int Metadata = (int)SocketOption.Metadata;
+    public const int MulticastLoop = (int)SocketOption.Multicast_Loop;
     public const int SocksUsername = (int)SocketOption.Socks_Username;
     public const int SocksPassword = (int)SocketOption.Socks_Password;
     public const int WssKeyPem = (int)SocketOption.Wss_Key_Pem;

@@ -98,6 +98,7 @@ internal static class OptionTable
         rows[OptionId.SendHwm] = Int32(0, Max, 1000);
         rows[OptionId.ReceiveHwm] = Int32(0, Max, 1000);
         rows[OptionId.MulticastHops] = Int32(1, Max, 1);
+        rows[OptionId.MulticastLoop] = Int32(int.MinValue, Max, 1); // libzmq: int as bool, relaxed (any value)
         rows[OptionId.ReceiveTimeout] = Int32(-1, Max, -1);
         rows[OptionId.SendTimeout] = Int32(-1, Max, -1);
         rows[OptionId.LastEndpoint] = Computed(acceptsWiderBuffer: false);

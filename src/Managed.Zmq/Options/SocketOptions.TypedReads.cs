@@ -15,6 +15,9 @@ internal sealed partial class SocketOptions
     /// <summary>Multicast_Hops: the TTL of a udp RADIO's multicast datagrams, as libzmq's udp engine sets it.</summary>
     public int MulticastHops => (int)_scalars[OptionId.MulticastHops];
 
+    /// <summary>Multicast_Loop: whether a udp RADIO's multicast datagrams loop back to this host (any non-zero value).</summary>
+    public bool MulticastLoop => _scalars[OptionId.MulticastLoop] != 0;
+
     public int ReconnectInterval => (int)_scalars[OptionId.ReconnectInterval];
 
     public int ReconnectIntervalMax => (int)_scalars[OptionId.ReconnectIntervalMax];

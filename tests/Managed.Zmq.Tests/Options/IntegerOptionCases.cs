@@ -63,6 +63,7 @@ internal static class IntegerOptionCases
         new("Thread_Safe", 81, I, 0, R, SocketType.Pair, 0, 0, []),
         new("Multicast_Maxtpdu", 84, I, 1500, RW, SocketType.Pub, 1, IntMax, [1, 9000]),
         new("Use_Fd", 89, I, -1, RW, SocketType.Rep, -1, IntMax, [-1, 3]),
+        new("Multicast_Loop", 96, I, 1, RW, SocketType.Radio, IntMin, IntMax, [0, 1, -5]),
         new("Wss_Trust_System", 107, I, 0, W, SocketType.Dealer, 0, 1, [0, 1]),
     ];
 

@@ -57,7 +57,7 @@ internal sealed partial class UdpEngine : IPipeEngine
         NetSocket socket;
         try
         {
-            socket = sends ? UdpSockets.OpenSender(address, host.Options.MulticastHops) : UdpSockets.OpenReceiver(address);
+            socket = sends ? UdpSockets.OpenSender(address, host.Options.MulticastHops, host.Options.MulticastLoop) : UdpSockets.OpenReceiver(address);
         }
         catch (SocketException ex)
         {

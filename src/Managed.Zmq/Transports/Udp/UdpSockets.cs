@@ -12,10 +12,11 @@ internal static class UdpSockets
     private const int SoReusePort = 15;
 
     /// <summary>
-    /// A sending socket (RADIO): not bound; for a multicast target, loopback on (libzmq's ZMQ_MULTICAST_LOOP
-    /// default, so receivers on this host get the datagrams), the TTL from Multicast_Hops, and the interface given.
+    /// A sending socket (RADIO): not bound; for a multicast target, loopback as Multicast_Loop says (on by default,
+    /// as libzmq's ZMQ_MULTICAST_LOOP, so receivers on this host get the datagrams), the TTL from Multicast_Hops,
+    /// and the interface given.
     /// </summary>
-    public static NetSocket OpenSender(UdpAddress address, int multicastHops)
+    public static NetSocket OpenSender(UdpAddress address, int multicastHops, bool multicastLoop)
     {
         var socket = new NetSocket(address.AddressFamily, System.Net.Sockets.SocketType.Dgram, ProtocolType.Udp);
         try
@@ -23,7 +24,7 @@ internal static class UdpSockets
             if (address.IsMulticast)
             {
                 var level = address.AddressFamily == AddressFamily.InterNetworkV6 ? SocketOptionLevel.IPv6 : SocketOptionLevel.IP;
-                socket.SetSocketOption(level, SocketOptionName.MulticastLoopback, true);
+                socket.SetSocketOption(level, SocketOptionName.MulticastLoopback, multicastLoop);
                 if (multicastHops > 0)
                 {
                     socket.SetSocketOption(level, SocketOptionName.MulticastTimeToLive, multicastHops);

@@ -104,6 +104,7 @@ public class ZmqConstantsTests
     [InlineData("ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE", 91)]
     [InlineData("ZMQ_BINDTODEVICE", 92)]
     [InlineData("ZMQ_METADATA", 95)]
+    [InlineData("ZMQ_MULTICAST_LOOP", 96)]
     [InlineData("ZMQ_SOCKS_USERNAME", 99)]
     [InlineData("ZMQ_SOCKS_PASSWORD", 100)]
     [InlineData("ZMQ_WSS_KEY_PEM", 103)]
@@ -206,10 +207,10 @@ public class ZmqConstantsTests
     }
 
     [Fact]
-    public void Type_Fields_Are184PublicInts()
+    public void Type_Fields_Are185PublicInts()
     {
         FieldInfo[] fields = typeof(ZmqConstants).GetFields(BindingFlags.Public | BindingFlags.Static);
-        Assert.Equal(184, fields.Length);
+        Assert.Equal(185, fields.Length);
         Assert.All(fields, f => Assert.Equal(typeof(int), f.FieldType));
         Assert.True(typeof(ZmqConstants).IsAbstract && typeof(ZmqConstants).IsSealed);
     }

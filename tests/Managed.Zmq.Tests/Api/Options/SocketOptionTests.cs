@@ -90,6 +90,7 @@ public class SocketOptionTests
     [InlineData("Gssapi_Service_Principal_Nametype", 91)]
     [InlineData("Bindtodevice", 92)]
     [InlineData("Metadata", 95)]
+    [InlineData("Multicast_Loop", 96)]
     [InlineData("Socks_Username", 99)]
     [InlineData("Socks_Password", 100)]
     [InlineData("Wss_Key_Pem", 103)]
@@ -102,13 +103,13 @@ public class SocketOptionTests
         Assert.Equal(expected, (int)Enum.Parse<SocketOption>(name));
 
     [Fact]
-    public void Type_Shape_Has93NamesAnd85DistinctValues()
+    public void Type_Shape_Has94NamesAnd86DistinctValues()
     {
         // libzmq's 84 options, plus Max_Connections, ours.
         Assert.Equal(typeof(int), Enum.GetUnderlyingType(typeof(SocketOption)));
         Assert.False(typeof(SocketOption).IsDefined(typeof(FlagsAttribute), false));
-        Assert.Equal(93, Enum.GetNames<SocketOption>().Length);
-        Assert.Equal(85, Enum.GetValues<SocketOption>().Distinct().Count());
+        Assert.Equal(94, Enum.GetNames<SocketOption>().Length);
+        Assert.Equal(86, Enum.GetValues<SocketOption>().Distinct().Count());
     }
 
     [Fact]
