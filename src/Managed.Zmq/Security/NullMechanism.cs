@@ -14,16 +14,19 @@ internal sealed class NullMechanism : MechanismBase
     /// <summary>The peer's READY has been accepted.</summary>
     private bool _peerReadyReceived;
 
+    /// <summary>A ZAP domain and handler are set: ZAP is asked once the peer's READY is in.</summary>
+    private readonly bool _zapAfterPeerReady;
+
     public NullMechanism(MechanismSettings settings)
         : base(settings)
     {
         // docs/libzmq-behaviour.md L7: with ZMQ_ZAP_DOMAIN set and a handler bound, ask ZAP before READY; without a handler
-        // the connection is accepted (as in Net.Zmq).
-        if (settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent)
-        {
-            RequestZap();
-        }
-        else
+        // the connection is accepted (as in Net.Zmq). libzmq asks as soon as the greeting is done, so its ERROR can reach
+        // a libzmq client that has not sent its READY yet; that client then takes the close for a lost connection and
+        // reconnects, which after a refusal it must not (L7, L15). Asking once the client's READY is in leaves no such
+        // window; the request itself is the same.
+        _zapAfterPeerReady = settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent;
+        if (!_zapAfterPeerReady)
         {
             QueueReady();
         }
@@ -46,7 +49,14 @@ internal sealed class NullMechanism : MechanismBase
             if (TryAcceptPeerMetadata(command.Data))
             {
                 _peerReadyReceived = true;
-                TryComplete();
+                if (_zapAfterPeerReady)
+                {
+                    RequestZap();
+                }
+                else
+                {
+                    TryComplete();
+                }
             }
         }
         else if (command.Is(ZmtpCommandNames.Error))

@@ -163,9 +163,21 @@ public sealed class NullMechanismTests
     }
 
     [Fact]
-    public void Constructor_ZapDomainWithHandler_AsksZapBeforeReady()
+    public void Constructor_ZapDomainWithHandler_WaitsForPeerReadyBeforeAskingZap()
     {
         using var router = new NullMechanism(ZapSettings());
+
+        // Nothing goes out and ZAP is not asked until the client's READY is in, so a refusal's ERROR never reaches
+        // a client that has not sent READY (a libzmq client would take the close for a lost connection and reconnect).
+        Assert.Equal(MechanismStatus.Handshaking, router.Status);
+        Assert.Null(TakeCommandBody(router));
+        Assert.Null(router.TakeZapRequest());
+    }
+
+    [Fact]
+    public void ProcessCommand_PeerReadyWithZap_AsksZapBeforeOwnReady()
+    {
+        using var router = ZapRouterWithPeerReady();
 
         Assert.Equal(MechanismStatus.WaitingForZap, router.Status);
         Assert.Null(TakeCommandBody(router));
@@ -247,7 +259,7 @@ public sealed class NullMechanismTests
     [InlineData("500")]
     public void ProcessZapReply_400Or500_SendsErrorWithStatusThenFails(string status)
     {
-        using var router = new NullMechanism(ZapSettings());
+        using var router = ZapRouterWithPeerReady();
         router.TakeZapRequest();
 
         router.ProcessZapReply(Reply(status));
@@ -261,7 +273,7 @@ public sealed class NullMechanismTests
     [Fact]
     public void ProcessZapReply_300_FailsWithoutError()
     {
-        using var router = new NullMechanism(ZapSettings());
+        using var router = ZapRouterWithPeerReady();
         router.TakeZapRequest();
 
         router.ProcessZapReply(Reply("300"));
@@ -274,7 +286,7 @@ public sealed class NullMechanismTests
     [Fact]
     public void ProcessZapReply_Malformed_FailsWithZapProtocolError()
     {
-        using var router = new NullMechanism(ZapSettings());
+        using var router = ZapRouterWithPeerReady();
         router.TakeZapRequest();
 
         router.ProcessZapReply(Reply("200").Take(6).ToArray());
@@ -302,6 +314,14 @@ public sealed class NullMechanismTests
 
     internal static byte[] ErrorBody(string reason) =>
         [.. "\u0005ERROR"u8, (byte)reason.Length, .. Encoding.ASCII.GetBytes(reason)];
+
+    /// <summary>A ROUTER with a ZAP domain and handler that has taken a DEALER's READY (and so has asked ZAP).</summary>
+    private static NullMechanism ZapRouterWithPeerReady()
+    {
+        var router = new NullMechanism(ZapSettings());
+        router.ProcessCommand(WireBytes.Parse("05 'READY' 0B 'Socket-Type' 00 00 00 06 'DEALER'"));
+        return router;
+    }
 
     private static MechanismSettings ZapSettings() => new()
     {
