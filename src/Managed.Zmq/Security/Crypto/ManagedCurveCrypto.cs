@@ -24,7 +24,7 @@ internal sealed class ManagedCurveCrypto : ICurveCryptoProvider
 
     /// <summary>
     /// The end of crypto_box_beforenm, for any X25519: the box key is HSalsa20 of the shared point
-    /// under a zero input ("Cryptography in NaCl" §7), zeroed when the point was refused.
+    /// under a zero input (as NaCl, whose boxes RFC 26 uses, derives it), zeroed when the point was refused.
     /// Wipes <paramref name="shared"/>; returns <paramref name="valid"/>.
     /// </summary>
     internal static bool BoxKeyFromSharedPoint(Span<byte> shared, bool valid, Span<byte> sharedKey)

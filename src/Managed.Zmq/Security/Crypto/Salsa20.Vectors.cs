@@ -43,7 +43,7 @@ internal static partial class Salsa20
             QuarterRound(ref x15, ref x12, ref x13, ref x14);
         }
 
-        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        // Salsa20's block function: the output is the rounds' result plus the input words.
         Store512(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
         Store512(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
         Store512(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
@@ -58,7 +58,7 @@ internal static partial class Salsa20
     }
 
     /// <summary>
-    /// Eight blocks whose words 6-9 (nonce and block counter, Salsa20 specification §10) are given
+    /// Eight blocks whose words 6-9 (Salsa20's nonce and block counter) are given
     /// per lane, into 512 octets of key stream; the other words come from <paramref name="input"/>.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
@@ -82,7 +82,7 @@ internal static partial class Salsa20
             QuarterRound(ref x15, ref x12, ref x13, ref x14);
         }
 
-        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        // Salsa20's block function: the output is the rounds' result plus the input words.
         Store256(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
         Store256(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
         Store256(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
@@ -112,7 +112,7 @@ internal static partial class Salsa20
             QuarterRound(ref x15, ref x12, ref x13, ref x14);
         }
 
-        // Salsa20 specification §8: the output is the rounds' result plus the input.
+        // Salsa20's block function: the output is the rounds' result plus the input words.
         Store128(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
         Store128(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
         Store128(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);

@@ -36,13 +36,13 @@ internal static partial class Salsa20
     /// <summary>The most blocks one batch makes (the Vector512 path).</summary>
     private const int MaxBatchBlocks = 16;
 
-    // "expand 32-byte k" as four little-endian words (Salsa20 specification §9, the sigma constants).
+    // "expand 32-byte k" as four little-endian words (Salsa20's sigma constants).
     private const uint Sigma0 = 0x61707865;
     private const uint Sigma1 = 0x3320646e;
     private const uint Sigma2 = 0x79622d32;
     private const uint Sigma3 = 0x6b206574;
 
-    /// <summary>HSalsa20: derives a 32-byte subkey from a key and a 16-byte input ("Extending the Salsa20 nonce" §2).</summary>
+    /// <summary>HSalsa20: derives a 32-byte subkey from a key and a 16-byte input (the first step of XSalsa20).</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void HSalsa20(ReadOnlySpan<byte> key, ReadOnlySpan<byte> input, Span<byte> output)
     {
@@ -134,7 +134,7 @@ internal static partial class Salsa20
     /// Salsa20/20 as NaCl's secretbox uses it: the first <c>skipped.Length</c> key-stream octets
     /// (at most one block) are written to <paramref name="skipped"/>, and <paramref name="source"/>
     /// is XORed with the key stream that follows them, so one pass serves the Poly1305 key and the
-    /// message ("Cryptography in NaCl" §9).
+    /// message (the secretbox CurveZMQ boxes use, RFC 26).
     /// </summary>
     [SkipLocalsInit]
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
@@ -144,7 +144,7 @@ internal static partial class Salsa20
         Debug.Assert(skipped.Length <= BlockSize, "At most one block is skipped.");
         Debug.Assert(destination.Length >= source.Length, "The destination holds the whole output.");
 
-        // Salsa20 specification §9-§10: sigma, key, nonce and the 64-bit block counter in words 8-9.
+        // Salsa20's input words: sigma, key, nonce and the 64-bit block counter in words 8-9.
         Span<uint> input = stackalloc uint[16];
         SetConstantsAndKey(input, key);
 
@@ -181,7 +181,7 @@ internal static partial class Salsa20
         System.Security.Cryptography.CryptographicOperations.ZeroMemory(keyStream.Slice(0, used));
     }
 
-    /// <summary>Salsa20 specification §9: sigma in words 0, 5, 10, 15 and the key's two halves in words 1-4 and 11-14.</summary>
+    /// <summary>Salsa20's input layout: sigma in words 0, 5, 10, 15 and the key's two halves in words 1-4 and 11-14.</summary>
     private static void SetConstantsAndKey(Span<uint> state, ReadOnlySpan<byte> key)
     {
         state[0] = Sigma0;
@@ -276,7 +276,7 @@ internal static partial class Salsa20
         }
     }
 
-    /// <summary>Ten double rounds (Salsa20 specification §4-§7) on a 16-word state, in place.</summary>
+    /// <summary>Ten Salsa20 double rounds (column round, then row round) on a 16-word state, in place.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void DoubleRounds(Span<uint> x)
     {
@@ -301,7 +301,7 @@ internal static partial class Salsa20
         x[8] = x8; x[9] = x9; x[10] = x10; x[11] = x11; x[12] = x12; x[13] = x13; x[14] = x14; x[15] = x15;
     }
 
-    /// <summary>The quarterround function of the Salsa20 specification §3.</summary>
+    /// <summary>Salsa20's quarterround function.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void QuarterRound(ref uint a, ref uint b, ref uint c, ref uint d)
     {

@@ -6,7 +6,7 @@ namespace Managed.Zmq.Security.Crypto;
 
 /// <summary>
 /// NaCl's crypto_secretbox (= crypto_box_afternm): XSalsa20 encryption with a Poly1305 tag, in the
-/// "MAC ‖ ciphertext" layout CurveZMQ puts on the wire ("Cryptography in NaCl" §9).
+/// "MAC ‖ ciphertext" layout CurveZMQ puts on the wire (RFC 26).
 /// </summary>
 /// <remarks>
 /// NaCl pads the plaintext with 32 zero octets in front: the first 32 key-stream octets become the
