@@ -99,8 +99,8 @@ public sealed partial class Message
         }
     }
 
-    /// <summary>No routing id, the empty group (a message moved out).</summary>
-    private void ClearAddressing()
+    /// <summary>No routing id, the empty group (a message moved out or sent).</summary>
+    internal void ClearAddressing()
     {
         SetRoutingId(0);
         SetGroup(default);

@@ -249,24 +249,22 @@ public sealed partial class Socket
             ThrowHelper.ThrowZmqException(error);
         }
 
+        // Bind and Connect call this under the gate already.
         _core.ProcessEvents();
-        using (_core.EnterGate())
+        error = UdpEndpoint.TryStart(_core, address!, bind, _core.AttachToPattern, out var udp);
+        if (error != 0)
         {
-            error = UdpEndpoint.TryStart(_core, address!, bind, _core.AttachToPattern, out var udp);
-            if (error != 0)
+            if (bind)
             {
-                if (bind)
-                {
-                    _core.Monitor.Emit(SocketMonitor.BindFailed, error, endpoint);
-                }
-
-                ThrowHelper.ThrowZmqException(error);
+                _core.Monitor.Emit(SocketMonitor.BindFailed, error, endpoint);
             }
 
-            _core.AddEndpoint(udp!);
-            _core.LastEndpoint = udp!.ResolvedAddress;
-            return udp.Pipe;
+            ThrowHelper.ThrowZmqException(error);
         }
+
+        _core.AddEndpoint(udp!);
+        _core.LastEndpoint = udp!.ResolvedAddress;
+        return udp.Pipe;
     }
 
     private InprocPipe ConnectInproc(string endpoint, string name)

@@ -47,8 +47,8 @@ public sealed partial class Socket
         }
         else
         {
-            _core.ProcessEvents();
             using var gate = _core.EnterGate();
+            _core.ProcessEvents();
             error = _core.Pattern.Join(bytes[..length], join);
         }
 

@@ -124,8 +124,7 @@ public sealed partial class Socket
             }
 
             // A sent message is left empty, its routing id 0 included, as libzmq leaves it.
-            message.SetRoutingId(0);
-            message.SetGroup(default);
+            message.ClearAddressing();
 
             // A DontWait send must not wait for anything, the deferred callbacks' room included.
             message.ReleaseAfterSend(mayWait: !dontWait);
@@ -146,8 +145,7 @@ public sealed partial class Socket
             StatusErrors.Throw(result);
         }
 
-        message.SetRoutingId(0);
-        message.SetGroup(default);
+        message.ClearAddressing();
 
         message.DetachInto(payload);
         if (payload.ReleaseFromSend(mayWait: !dontWait, out int ticket))

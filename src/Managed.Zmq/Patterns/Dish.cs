@@ -121,7 +121,7 @@ internal sealed class Dish : Pattern
                 // A group frame: it must have MORE (a body follows) and fit a group.
                 if (!frame.More || frame.Length > _group.Length)
                 {
-                    DropMessage(pipe, frame);
+                    _in.DropMessage(pipe, frame);
                     continue;
                 }
 
@@ -135,7 +135,7 @@ internal sealed class Dish : Pattern
             if (frame.More || !_lookup.Contains(_group.AsSpan(0, _groupLength)))
             {
                 _groupPipe = null;
-                DropMessage(pipe, frame);
+                _in.DropMessage(pipe, frame);
                 continue;
             }
 
@@ -145,18 +145,6 @@ internal sealed class Dish : Pattern
 
         body = default;
         return false;
-    }
-
-    /// <summary>Consumes the rest of a message from <paramref name="frame"/> on.</summary>
-    private void DropMessage(Pipe pipe, in InboundFrame frame)
-    {
-        bool more = frame.More;
-        _in.Consume(pipe, frame);
-        while (more && _in.TryPeek(out var next, out var rest))
-        {
-            more = rest.More;
-            _in.Consume(next, rest);
-        }
     }
 
     public override bool CanSend => false;

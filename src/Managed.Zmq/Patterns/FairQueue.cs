@@ -159,6 +159,21 @@ internal sealed class FairQueue
     }
 
     /// <summary>Consumes the frame just peeked from <paramref name="pipe"/>.</summary>
+    /// <summary>
+    /// Consumes the rest of a message from <paramref name="frame"/> on: the queue keeps to this pipe until the
+    /// message's last frame, so what follows is the same message's.
+    /// </summary>
+    public void DropMessage(Pipe pipe, in InboundFrame frame)
+    {
+        bool more = frame.More;
+        Consume(pipe, frame);
+        while (more && TryPeek(out var next, out var rest))
+        {
+            more = rest.More;
+            Consume(next, rest);
+        }
+    }
+
     public void Consume(Pipe pipe, in InboundFrame frame)
     {
         pipe.ConsumeFrame(frame);

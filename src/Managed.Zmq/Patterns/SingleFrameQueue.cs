@@ -19,12 +19,7 @@ internal static class SingleFrameQueue
                 return true;
             }
 
-            // The queue keeps to this pipe until the dropped message's last frame is consumed.
-            do
-            {
-                queue.Consume(pipe, frame);
-            }
-            while (frame.More && queue.TryPeek(out pipe, out frame));
+            queue.DropMessage(pipe, frame);
         }
 
         return false;

@@ -176,13 +176,7 @@ internal sealed class Sub : Pattern
             }
 
             // A filtered message is dropped whole (as in Net.Zmq).
-            bool more = frame.More;
-            _in.Consume(pipe, frame);
-            while (more && _in.TryPeek(out pipe, out var next))
-            {
-                more = next.More;
-                _in.Consume(pipe, next);
-            }
+            _in.DropMessage(pipe, frame);
         }
 
         return false;

@@ -15,9 +15,6 @@ internal sealed partial class UdpEngine
     /// <summary>Octets of <see cref="_datagram"/> written so far (the group part); -1 when the message is dropped.</summary>
     private int _assembled;
 
-    /// <summary>True between the first and last frame of a message.</summary>
-    private bool _inMessage;
-
     private async Task WriteLoopAsync()
     {
         var outbound = _pipe.Outbound;
@@ -102,7 +99,6 @@ internal sealed partial class UdpEngine
         if (!frame.IsCommand)
         {
             // JOIN and LEAVE travel outside the message count; a DISH's are dropped here, as libzmq's udp engine drops them.
-            _inMessage = frame.More;
             _pipe.OutboundMidMessage = frame.More;
             if (!frame.More)
             {
@@ -120,7 +116,7 @@ internal sealed partial class UdpEngine
     /// <summary>Adds a frame of a RADIO message (group, then body); the datagram's length when it is complete and fits.</summary>
     private int Assemble(ReadOnlySpan<byte> body, bool more)
     {
-        if (!_inMessage)
+        if (!_pipe.OutboundMidMessage)
         {
             // The group frame: a RADIO always sends one, with MORE, before the body.
             _assembled = more && UdpDatagram.GetLength(body.Length, 0) > 0 ? UdpDatagram.WriteGroup(_datagram, body) : -1;
