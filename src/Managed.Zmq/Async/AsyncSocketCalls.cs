@@ -17,12 +17,13 @@ internal static class AsyncSocketCalls
 {
     /// <summary>
     /// Sends a frame without waiting. false: would block; throws every other failure. <paramref name="routingId"/>
-    /// names the peer for SERVER and PEER (a <see cref="Message.RoutingId"/>; 0 for none).
+    /// names the peer for SERVER and PEER (a <see cref="Message.RoutingId"/>; 0 for none), <paramref name="group"/> the
+    /// DISHes of a RADIO (a <see cref="Message.Group"/>; empty for none).
     /// </summary>
-    public static bool TrySend(SocketCore core, ReadOnlySpan<byte> frame, bool more, uint routingId = 0)
+    public static bool TrySend(SocketCore core, ReadOnlySpan<byte> frame, bool more, uint routingId = 0, ReadOnlySpan<byte> group = default)
     {
         ThrowIfClosed(core);
-        var status = core.SendFromApi(new OutboundFrame(frame, more) { RoutingId = routingId }, dontWait: true);
+        var status = core.SendFromApi(new OutboundFrame(frame, more) { RoutingId = routingId, Group = group }, dontWait: true);
         if (status == SendStatus.Sent)
         {
             return true;

@@ -34,14 +34,15 @@ internal readonly struct SendMultipartAttempt : IAsyncAttempt<bool>
             }
         }
 
-        // The first frame's routing id names the peer of a SERVER or PEER, as Send(Message) passes it.
+        // The first frame's routing id names the peer of a SERVER or PEER, and its group the DISHes of a RADIO,
+        // as Send(Message) passes them; a sent frame is left without either, as Send(Message) leaves it.
         var first = _message[0];
-        if (!AsyncSocketCalls.TrySend(core, first.Content, more: count > 1, first.PeekRoutingId))
+        if (!AsyncSocketCalls.TrySend(core, first.Content, more: count > 1, first.PeekRoutingId, first.PeekGroup))
         {
             return false;
         }
 
-        first.SetRoutingId(0);
+        first.ClearAddressing();
         first.ReleaseAfterSend(mayWait: false);
         for (int i = 1; i < count; i++)
         {

@@ -45,7 +45,8 @@ internal sealed partial class SocketCore
     /// <param name="frame">The frame.</param>
     /// <param name="dontWait">Fail with WouldBlock instead of waiting.</param>
     /// <param name="gateHeld">The caller holds the thread-safe gate (one attempt of SendShared): pending events are applied without entering it again.</param>
-    public SendStatus Send(in OutboundFrame frame, bool dontWait, bool gateHeld = false)
+    /// <param name="retry">A later attempt of the same send (SendShared's retries): a refusal was counted on the first.</param>
+    public SendStatus Send(in OutboundFrame frame, bool dontWait, bool gateHeld = false, bool retry = false)
     {
         bool more = frame.More;
         if (_closed)
@@ -60,7 +61,7 @@ internal sealed partial class SocketCore
         }
 
         var status = Pattern.Send(frame);
-        if (status == SendStatus.WouldBlock)
+        if (status == SendStatus.WouldBlock && !retry)
         {
             // Once per send that could not go at once (not per retry): a plain store, read racily by the metrics.
             Meters.BlockedSends++;

@@ -34,7 +34,7 @@ internal sealed partial class SocketCore
         return new GateScope(_gate);
     }
 
-    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
+    /// <summary>The public API's send: <see cref="Send(in OutboundFrame, bool, bool, bool)"/>, each attempt under the gate for a thread-safe type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public SendStatus SendFromApi(in OutboundFrame frame, bool dontWait) =>
         _gate is null ? Send(frame, dontWait) : SendShared(frame, dontWait);
@@ -47,7 +47,7 @@ internal sealed partial class SocketCore
 
     private SendStatus SendShared(in OutboundFrame frame, bool dontWait)
     {
-        var status = SendOnceUnderGate(frame);
+        var status = SendOnceUnderGate(frame, retry: false);
         int timeout = Options.SendTimeout;
         if (status != SendStatus.WouldBlock || dontWait || timeout == 0)
         {
@@ -63,7 +63,7 @@ internal sealed partial class SocketCore
         {
             while (wait.Next())
             {
-                status = SendOnceUnderGate(frame);
+                status = SendOnceUnderGate(frame, retry: true);
                 if (status != SendStatus.WouldBlock)
                 {
                     return status;
@@ -110,12 +110,15 @@ internal sealed partial class SocketCore
         return status;
     }
 
-    /// <summary>One non-blocking attempt, the gate held only for it (released while the caller waits).</summary>
-    private SendStatus SendOnceUnderGate(in OutboundFrame frame)
+    /// <summary>
+    /// One non-blocking attempt, the gate held only for it (released while the caller waits); a <paramref name="retry"/>
+    /// is not counted again as a blocked send.
+    /// </summary>
+    private SendStatus SendOnceUnderGate(in OutboundFrame frame, bool retry)
     {
         lock (_gate!)
         {
-            return Send(frame, dontWait: true, gateHeld: true);
+            return Send(frame, dontWait: true, gateHeld: true, retry);
         }
     }
 

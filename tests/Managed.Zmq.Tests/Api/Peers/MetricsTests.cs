@@ -131,6 +131,22 @@ public sealed class MetricsTests : TransportSockets, IDisposable
         Assert.True(_metrics.ObserveType("zmq.socket.sends.blocked", "DEALER") - before >= 3);
     }
 
+    [Theory]
+    [InlineData(SocketType.Dealer)]
+    [InlineData(SocketType.Client)]
+    public void SendsBlocked_WaitUntilTimeout_CountedOncePerSend(SocketType type)
+    {
+        // A waiting send retries many times before SNDTIMEO ends it; the thread-safe types retry under their lock.
+        var socket = Create(type);
+        socket.SetOption(SocketOption.Sndtimeo, 20);
+        long before = socket.Core.Meters.BlockedSends;
+
+        var error = Assert.Throws<ZmqException>(() => socket.Send("x"));
+        Assert.Equal(ZmqConstants.EAGAIN, error.ErrorNumber);
+
+        Assert.Equal(before + 1, socket.Core.Meters.BlockedSends);
+    }
+
     [Fact]
     public void QueueDepth_StalledPull_BothQueuesReachHwm()
     {

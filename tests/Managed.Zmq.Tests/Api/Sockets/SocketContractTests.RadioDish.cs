@@ -27,6 +27,28 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public async Task RadioDish_SendMultipartAsyncOneFrameWithGroup_ArrivesWithItsGroup()
+    {
+        var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
+        dish.Join("weather");
+        WaitUntilJoined(radio, dish);
+
+        using (var outgoing = new MultipartMessage())
+        {
+            outgoing.Add(new Message("sunny") { Group = "weather" });
+            await radio.SendMultipartAsync(outgoing).AsTask().WaitAsync(TimeSpan.FromMilliseconds(Timeout));
+
+            // Sent as Send(Message) leaves a message: empty, without its group.
+            Assert.Equal(string.Empty, outgoing.First.Group);
+        }
+
+        using var message = new Message();
+        dish.Recv(message);
+        Assert.Equal("sunny", message.ToString());
+        Assert.Equal("weather", message.Group);
+    }
+
+    [Fact]
     public void RadioDish_OtherGroupsAndPrefixes_AreNotDelivered()
     {
         var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
