@@ -13,6 +13,9 @@ internal sealed partial class ZmtpConnection
     /// <summary>Bytes at the head of the queue that a direct write already sent (see <see cref="TryWriteDirect"/>).</summary>
     private int _directSentPrefix;
 
+    /// <summary>Bytes of the large frame at the head of the queue (header and body) that a direct write already sent.</summary>
+    private int _directSentExternal;
+
     /// <summary>CURVE: where a direct write encrypts the reply (the write loop's own buffer may hold a batch it is still sending).</summary>
     private byte[]? _cipherDirect;
 
@@ -52,9 +55,15 @@ internal sealed partial class ZmtpConnection
             return true;
         }
 
-        if (batch.Length > DirectWriteLimit || FindExternal(batch) >= 0)
+        if (batch.Length > DirectWriteLimit)
         {
             return false;
+        }
+
+        int external = FindExternal(batch);
+        if (external >= 0)
+        {
+            return external == 0 && TryWriteDirectExternal(pipe, batch);
         }
 
         if (_cipher is not null)
@@ -86,6 +95,42 @@ internal sealed partial class ZmtpConnection
         outbound.Consume(batch.Length);
         pipe.OutboundMidMessage = endsMidMessage;
         outbound.MessagesConsumed(messages);
+        return true;
+    }
+
+    /// <summary>
+    /// The direct write of a large frame at the head of the queue, without CURVE, from a buffer of the library's own
+    /// (the header goes in its headroom, both leave in one non-blocking system call, as the write loop sends them).
+    /// Caller memory is left to the write loop: its release would run the free callback here inside Send. Sent in
+    /// part: the write loop sends the rest (<see cref="_directSentExternal"/>) before anything else.
+    /// </summary>
+    private bool TryWriteDirectExternal(StreamPipe pipe, ReadOnlySpan<byte> batch)
+    {
+        var payload = pipe.PeekPayload();
+        if (_cipher is not null || !payload.HasHeadroom)
+        {
+            return false;
+        }
+
+        int queued = QueuedFrame.Read(batch, out var header, out _);
+        Span<byte> headerBytes = stackalloc byte[ZmtpFrame.MaxHeaderLength];
+        batch[..queued].CopyTo(headerBytes);
+        headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
+        var frame = payload.WithHeader(headerBytes[..queued]);
+        int sent = _transport.TrySendNow(frame.Span);
+        if (sent <= 0)
+        {
+            return false;
+        }
+
+        if (sent < frame.Length)
+        {
+            _directSentExternal = sent;
+            return false;
+        }
+
+        pipe.TakePayload().Release();
+        CompleteExternalWrite(pipe, queued, header.More);
         return true;
     }
 

@@ -161,8 +161,11 @@ internal sealed partial class ZmtpConnection
         headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
         if (_cipher is null && payload.HasHeadroom)
         {
-            // The library's own buffer: the header goes in front of the body and both leave in one send.
-            await _transport.SendAsync(payload.WithHeader(headerBytes.AsSpan(0, queued))).ConfigureAwait(true);
+            // The library's own buffer: the header goes in front of the body and both leave in one send (less what
+            // a direct write sent already).
+            int sentAlready = _directSentExternal;
+            _directSentExternal = 0;
+            await _transport.SendAsync(payload.WithHeader(headerBytes.AsSpan(0, queued))[sentAlready..]).ConfigureAwait(true);
         }
         else if (_cipher is null)
         {

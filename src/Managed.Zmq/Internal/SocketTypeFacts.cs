@@ -17,4 +17,8 @@ internal static class SocketTypeFacts
     public static bool IsThreadSafe(SocketType socketType) => socketType is SocketType.Server or SocketType.Client
         or SocketType.Radio or SocketType.Dish or SocketType.Gather or SocketType.Scatter or SocketType.Peer
         or SocketType.Channel;
+
+    /// <summary>True for the types that may queue one message to several peers at once (RFC 29, RFC 48).</summary>
+    public static bool Distributes(SocketType socketType) => socketType is SocketType.Pub or SocketType.XPub
+        or SocketType.Radio;
 }

@@ -70,7 +70,8 @@ internal sealed partial class StreamPipe
     /// queue to the OS socket from this thread (a reply: the socket's last operation was a receive, see <see cref="IPipeOwner.ReplyDue"/>)
     /// or wakes the write loop.
     /// </summary>
-    public void WakeWriter()
+    /// <param name="endsInLargeFrame">The message just committed ends in a large frame (see <see cref="IPipeOwner.WritesLargeFramesDirect"/>).</param>
+    public void WakeWriter(bool endsInLargeFrame = false)
     {
         if (Volatile.Read(ref _writerState) != WriterParked)
         {
@@ -79,8 +80,9 @@ internal sealed partial class StreamPipe
 
         // A send that follows a receive (no reply due on this socket) is a reply, or the next request:
         // writing it here saves the I/O thread's wake-up on the round trip. A stream of sends would
-        // pay a system call per message instead of one per batch, so it wakes the write loop.
-        if (!Socket.ReplyDue
+        // pay a system call per message instead of one per batch, so it wakes the write loop; a large frame
+        // costs a system call of its own anyway, so one of a stream is written here too.
+        if ((!Socket.ReplyDue || (endsInLargeFrame && Socket.WritesLargeFramesDirect))
             && Interlocked.CompareExchange(ref _writerState, WriterDirect, WriterParked) == WriterParked)
         {
             var engine = Volatile.Read(ref _engine);

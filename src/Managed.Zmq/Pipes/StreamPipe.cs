@@ -143,7 +143,8 @@ internal sealed partial class StreamPipe : Pipe
         Outbound.Advance(headerLength);
         if (!more)
         {
-            Publish(1);
+            Outbound.Commit(1);
+            WakeWriter(endsInLargeFrame: true);
         }
     }
 

@@ -18,6 +18,9 @@ internal sealed partial class SocketCore
     /// </summary>
     public bool ReplyDue => _replyDue;
 
+    /// <inheritdoc cref="IPipeOwner.WritesLargeFramesDirect"/>
+    public bool WritesLargeFramesDirect => !SocketTypeFacts.Distributes(SocketType);
+
     /// <summary>A whole message went out: a reply may be due.</summary>
     private SendStatus NoteSend(SendStatus status, bool more)
     {

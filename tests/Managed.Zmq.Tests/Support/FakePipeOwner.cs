@@ -10,6 +10,8 @@ internal sealed class FakePipeOwner : IPipeOwner
 {
     public bool ReplyDue { get; set; }
 
+    public bool WritesLargeFramesDirect { get; set; }
+
     public List<(Pipe Pipe, PipeEventKind Kind)> Events { get; } = [];
 
     public void Enqueue(Pipe pipe, PipeEventKind kind) => Events.Add((pipe, kind));

@@ -67,6 +67,67 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public async Task LargeFrames_StreamThroughSmallSendBuffer_AllDeliveredIntact()
+    {
+        // A sending thread writes a large frame itself while the write loop is parked; with a small kernel buffer
+        // most of those writes go out in part, and the write loop must send exactly the rest, in order.
+        var pull = Create(SocketType.Pull);
+        string endpoint = Bind(pull);
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Sndbuf, 4096);
+        push.Connect(endpoint);
+        const int count = 12;
+        const int size = 256 * 1024;
+        var sender = Task.Run(() =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                byte[] body = Bytes.Pattern(size + i, i);
+                switch (i % 4)
+                {
+                    case 0:
+                        Assert.True(push.Send(body));
+                        break;
+                    case 1:
+                        using (var pooled = MessagePool.Shared.Rent(body))
+                        {
+                            push.Send(pooled);
+                        }
+
+                        break;
+                    case 2:
+                        using (var owned = new Message(body))
+                        {
+                            push.Send(owned);
+                        }
+
+                        break;
+                    default:
+                        // Two large frames, then a small one: the direct write takes the first, the write loop the rest.
+                        Assert.True(push.Send(body, SendFlags.SendMore));
+                        Assert.True(push.Send(body, SendFlags.SendMore));
+                        Assert.True(push.Send("end"));
+                        break;
+                }
+            }
+        });
+
+        for (int i = 0; i < count; i++)
+        {
+            byte[] expected = Bytes.Pattern(size + i, i);
+            Assert.True(expected.AsSpan().SequenceEqual(pull.RecvBytes()), $"message {i}");
+            if (i % 4 == 3)
+            {
+                Assert.True(pull.HasMore);
+                Assert.True(expected.AsSpan().SequenceEqual(pull.RecvBytes()), $"message {i}, frame 2");
+                Assert.Equal("end", pull.RecvString());
+            }
+        }
+
+        await CompletesAsync(sender, "the sender finishes once every message is received");
+    }
+
+    [Fact]
     public async Task LargeFrames_StreamReceivedThroughPoller_EveryMessageMakesItReadable()
     {
         var (pull, push) = Pair(SocketType.Pull, SocketType.Push);
