@@ -99,31 +99,48 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// The direct write of a large frame at the head of the queue, without CURVE, from a buffer of the library's own
-    /// (the header goes in its headroom, both leave in one non-blocking system call, as the write loop sends them).
-    /// Caller memory is left to the write loop: its release would run the free callback here inside Send. Sent in
-    /// part: the write loop sends the rest (<see cref="_directSentExternal"/>) before anything else.
+    /// The direct write of a large frame at the head of the queue, without CURVE, as the write loop sends it: from a
+    /// buffer of the library's own with the header in its headroom (one non-blocking system call), or from caller
+    /// memory after its header (two). Sent in part: the write loop sends the rest (<see cref="_directSentExternal"/>)
+    /// before anything else. Releasing the payload here drops only the queue's reference: Send still holds its own,
+    /// so a zero-copy free callback never runs here but once Send lets go (deferred, as for a small frame).
     /// </summary>
     private bool TryWriteDirectExternal(StreamPipe pipe, ReadOnlySpan<byte> batch)
     {
-        var payload = pipe.PeekPayload();
-        if (_cipher is not null || !payload.HasHeadroom)
+        if (_cipher is not null)
         {
             return false;
         }
 
+        var payload = pipe.PeekPayload();
         int queued = QueuedFrame.Read(batch, out var header, out _);
         Span<byte> headerBytes = stackalloc byte[ZmtpFrame.MaxHeaderLength];
         batch[..queued].CopyTo(headerBytes);
         headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
-        var frame = payload.WithHeader(headerBytes[..queued]);
-        int sent = _transport.TrySendNow(frame.Span);
+        int sent;
+        int length;
+        if (payload.HasHeadroom)
+        {
+            var frame = payload.WithHeader(headerBytes[..queued]);
+            length = frame.Length;
+            sent = _transport.TrySendNow(frame.Span);
+        }
+        else
+        {
+            length = queued + payload.Length;
+            sent = _transport.TrySendNow(headerBytes[..queued]);
+            if (sent == queued)
+            {
+                sent += Math.Max(_transport.TrySendNow(payload.Span), 0);
+            }
+        }
+
         if (sent <= 0)
         {
             return false;
         }
 
-        if (sent < frame.Length)
+        if (sent < length)
         {
             _directSentExternal = sent;
             return false;

@@ -159,18 +159,23 @@ internal sealed partial class ZmtpConnection
         var headerBytes = _headerScratch;
         batch.Span[..queued].CopyTo(headerBytes);
         headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
+
+        // Less what a direct write sent already (never under CURVE).
+        int sentAlready = _directSentExternal;
+        _directSentExternal = 0;
         if (_cipher is null && payload.HasHeadroom)
         {
-            // The library's own buffer: the header goes in front of the body and both leave in one send (less what
-            // a direct write sent already).
-            int sentAlready = _directSentExternal;
-            _directSentExternal = 0;
+            // The library's own buffer: the header goes in front of the body and both leave in one send.
             await _transport.SendAsync(payload.WithHeader(headerBytes.AsSpan(0, queued))[sentAlready..]).ConfigureAwait(true);
         }
         else if (_cipher is null)
         {
-            await _transport.SendAsync(headerBytes.AsMemory(0, queued)).ConfigureAwait(true);
-            await _transport.SendAsync(payload.Memory).ConfigureAwait(true);
+            if (sentAlready < queued)
+            {
+                await _transport.SendAsync(headerBytes.AsMemory(sentAlready, queued - sentAlready)).ConfigureAwait(true);
+            }
+
+            await _transport.SendAsync(payload.Memory[Math.Max(sentAlready - queued, 0)..]).ConfigureAwait(true);
         }
         else
         {

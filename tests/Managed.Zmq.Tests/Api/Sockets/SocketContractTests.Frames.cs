@@ -76,15 +76,24 @@ public abstract partial class SocketContractTests
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Sndbuf, 4096);
         push.Connect(endpoint);
-        const int count = 12;
+        const int count = 15;
         const int size = 256 * 1024;
+        int freed = 0;
         var sender = Task.Run(() =>
         {
             for (int i = 0; i < count; i++)
             {
                 byte[] body = Bytes.Pattern(size + i, i);
-                switch (i % 4)
+                switch (i % 5)
                 {
+                    case 4:
+                        // Caller memory: header and body go in two sends, and the free callback runs once, never inside Send.
+                        using (var zeroCopy = ZeroCopyMessages.CopyOf(body, () => Interlocked.Increment(ref freed)))
+                        {
+                            push.Send(zeroCopy);
+                        }
+
+                        break;
                     case 0:
                         Assert.True(push.Send(body));
                         break;
@@ -116,7 +125,7 @@ public abstract partial class SocketContractTests
         {
             byte[] expected = Bytes.Pattern(size + i, i);
             Assert.True(expected.AsSpan().SequenceEqual(pull.RecvBytes()), $"message {i}");
-            if (i % 4 == 3)
+            if (i % 5 == 3)
             {
                 Assert.True(pull.HasMore);
                 Assert.True(expected.AsSpan().SequenceEqual(pull.RecvBytes()), $"message {i}, frame 2");
@@ -125,6 +134,8 @@ public abstract partial class SocketContractTests
         }
 
         await CompletesAsync(sender, "the sender finishes once every message is received");
+        Eventually.True(() => Volatile.Read(ref freed) == count / 5, "every zero-copy callback ran");
+        Assert.Equal(count / 5, Volatile.Read(ref freed));
     }
 
     [Fact]
