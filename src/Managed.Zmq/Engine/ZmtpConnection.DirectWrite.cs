@@ -36,8 +36,9 @@ internal sealed partial class ZmtpConnection
     /// parked and touches neither the queue's read side nor the OS socket's send side until the
     /// state moves on. Writes the committed messages with one non-blocking system call, which saves
     /// the wake-up of the I/O thread a reply would otherwise wait for; with CURVE it encrypts them first
-    /// (<see cref="TryWriteDirectEncrypted"/>). Anything unusual (a peer of minor version 0: ZMTP 3.0 and 2.0
-    /// need their subscriptions converted, 1.0 every frame; a pending command, large frames, zero-copy callbacks
+    /// (<see cref="TryWriteDirectEncrypted"/>). A large frame (and the small frames before it) goes as the write loop
+    /// sends it (<see cref="TryWriteDirectExternal"/>), not under CURVE. Anything unusual (a peer of minor version 0:
+    /// ZMTP 3.0 and 2.0 need their subscriptions converted, 1.0 every frame; a pending command, zero-copy callbacks
     /// waiting in the overflow list, a full kernel buffer) is left to the write loop.
     /// </summary>
     public bool TryWriteDirect(StreamPipe pipe)
@@ -61,9 +62,16 @@ internal sealed partial class ZmtpConnection
         }
 
         int external = FindExternal(batch);
-        if (external >= 0)
+        if (external == 0)
         {
-            return external == 0 && TryWriteDirectExternal(pipe, batch);
+            return TryWriteDirectExternal(pipe, batch);
+        }
+
+        if (external > 0)
+        {
+            // Small frames before a large one (an envelope: REQ's delimiter, ROUTER's identity): they go first, then
+            // the large frame, as the write loop would send them.
+            return _cipher is null && TryWriteDirectFrames(pipe, batch[..external]) && TryWriteDirectExternal(pipe, batch[external..]);
         }
 
         if (_cipher is not null)
@@ -71,6 +79,16 @@ internal sealed partial class ZmtpConnection
             return TryWriteDirectEncrypted(pipe, batch);
         }
 
+        return TryWriteDirectFrames(pipe, batch);
+    }
+
+    /// <summary>
+    /// Sends <paramref name="batch"/>, whole frames from the head of the queue, with one non-blocking system call and
+    /// consumes them; true when all went out.
+    /// </summary>
+    private bool TryWriteDirectFrames(StreamPipe pipe, ReadOnlySpan<byte> batch)
+    {
+        var outbound = pipe.Outbound;
         int sent = _transport.TrySendNow(batch);
         if (sent < batch.Length)
         {
