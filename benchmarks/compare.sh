@@ -109,7 +109,7 @@ SCENARIOS=(
   "tcp-curve-lat-64B          lat        tcp+curve 64    20000    ours    ours"
   "tcp-handshake              hs         tcp       64    50       ours    -"
   "tcp-curve-handshake        hs         tcp+curve 64    50       ours    -"
-  # Issue #24, thread-safe types from one thread: SERVER/CLIENT read against DEALER/ROUTER,
+  # Draft sockets, thread-safe types from one thread: SERVER/CLIENT read against DEALER/ROUTER,
   # both on the draft build (ONLY='dealer-router|server-client').
   "tcp-dealer-router-thr-64B  dr_thr     tcp       64    4000000  ours    ours    draft"
   "tcp-server-client-thr-64B  cs_thr     tcp       64    4000000  ours    ours    draft"
@@ -117,7 +117,7 @@ SCENARIOS=(
   "tcp-server-client-thr-64B-ours>libzmq cs_thr tcp 64 4000000  libzmq  ours    draft"
   "tcp-dealer-router-lat-64B  dr_lat     tcp       64    20000    ours    ours    draft"
   "tcp-server-client-lat-64B  cs_lat     tcp       64    20000    ours    ours    draft"
-  # Issue #24, ws:// read against tcp:// (ws-tcp-*: the tcp reference, same draft build on
+  # Draft transports, ws:// read against tcp:// (ws-tcp-*: the tcp reference, same draft build on
   # side A) at each size (ONLY='^ws-').
   "ws-tcp-thr-64B             thr        tcp       64    4000000  ours    ours    draft"
   "ws-thr-64B                 thr        ws        64    4000000  ours    ours    draft"
@@ -127,7 +127,7 @@ SCENARIOS=(
   "ws-thr-1KiB-ours>libzmq    thr        ws        1024  1000000  libzmq  ours    draft"
   "ws-tcp-lat-64B             lat        tcp       64    20000    ours    ours    draft"
   "ws-lat-64B                 lat        ws        64    20000    ours    ours    draft"
-  # Issue #24, RADIO/DISH over tcp and udp, read against PUB/SUB over tcp on the same build
+  # Draft sockets, RADIO/DISH over tcp and udp, read against PUB/SUB over tcp on the same build
   # (radio-dish-ref-*: XPUB -> SUB) (ONLY='radio-dish').
   "radio-dish-ref-tcp-pub-sub-thr-64B ps_thr tcp 64 4000000  ours    ours    draft"
   "tcp-radio-dish-thr-64B     rd_thr     tcp       64    4000000  ours    ours    draft"

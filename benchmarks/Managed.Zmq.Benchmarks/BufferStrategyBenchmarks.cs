@@ -24,7 +24,7 @@ public enum BufferStrategy
 
     /// <summary>
     /// <c>MessagePool.Shared.Rent(size)</c> per send; one rented Message receives with
-    /// <c>Recv(msg, size)</c>, which keeps it pooled (API §4.3).
+    /// <c>Recv(msg, size)</c>, which keeps it pooled.
     /// </summary>
     MessagePool,
 

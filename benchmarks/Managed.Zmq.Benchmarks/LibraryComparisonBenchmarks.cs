@@ -14,7 +14,7 @@ public enum Library
 }
 
 /// <summary>
-/// Issue #5's side-by-side with the other .NET ZeroMQs: PUSH→PULL over tcp loopback, one process, the sender on
+/// A side-by-side with the other .NET ZeroMQs: PUSH→PULL over tcp loopback, one process, the sender on
 /// a thread of its own and the receiver on the benchmark thread (<see cref="SocketPair"/>'s layout for both),
 /// 10,000 messages per operation. Each library uses its lightest allocation-free calls where it has them: ours
 /// sends one array as a span and receives into one array; NetMQ sends a <see cref="Msg"/> over one array and

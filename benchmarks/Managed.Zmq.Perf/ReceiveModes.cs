@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Managed.Zmq.Perf;
 
 /// <summary>
-/// <c>receive_modes &lt;message-size&gt; &lt;message-count&gt;</c>: issue #3's Blocking-versus-Poller
+/// <c>receive_modes &lt;message-size&gt; &lt;message-count&gt;</c>: the Blocking-versus-Poller
 /// comparison in steady state. One process, ROUTER→ROUTER over tcp loopback, a sender thread; the
 /// receiver alternates blocking <c>Recv</c> and <c>Poller.Poll</c> + <c>TryRecv</c>/<c>Recv(DontWait)</c>
 /// over 20 rounds of message-count messages each, in the order B P P B B P P B ... so that a drift

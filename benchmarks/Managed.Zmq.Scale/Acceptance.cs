@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Managed.Zmq.Scale;
 
 /// <summary>
-/// Issue 25's acceptance criteria, judged on the Managed.Zmq column of one run. A quick run
+/// The scale and attack acceptance criteria (BENCHMARKS.md, "Scale and attack"), judged on the Managed.Zmq column of one run. A quick run
 /// judges them at its own small sizes: a hint, not the verdict the full sizes give.
 /// </summary>
 internal static class Acceptance

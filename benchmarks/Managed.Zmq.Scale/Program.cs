@@ -8,7 +8,7 @@ using Managed.Zmq.Security.Zap;
 namespace Managed.Zmq.Scale;
 
 /// <summary>
-/// Scale and attack scenarios (issue 25), each run against a Managed.Zmq server and a libzmq 4.3
+/// Scale and attack scenarios (BENCHMARKS.md, "Scale and attack"), each run against a Managed.Zmq server and a libzmq 4.3
 /// server (pyzmq) in processes of their own, printed as one markdown table with both columns.
 /// <c>Managed.Zmq.Scale [--quick] [options]</c> drives; <c>Managed.Zmq.Scale server ...</c> is the
 /// Managed.Zmq server the driver starts. See <c>benchmarks/scale/README.md</c>.

@@ -112,7 +112,7 @@ internal sealed class Results
             if (checks.Count > 0)
             {
                 text.AppendLine();
-                text.AppendLine("Issue 25's acceptance, on the Managed.Zmq column of this run (at this run's sizes):");
+                text.AppendLine("Acceptance (BENCHMARKS.md, \"Scale and attack\"), on the Managed.Zmq column of this run (at this run's sizes):");
                 text.AppendLine();
                 foreach (string check in checks)
                 {

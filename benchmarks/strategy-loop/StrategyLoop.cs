@@ -4,7 +4,7 @@
 
 // A tcp PUSH->PULL loop in one process that adds one piece of a buffer strategy at a time, to see where
 // a strategy's cost goes (BENCHMARKS.md, "Where the 64 B gap goes"). BenchmarkDotNet's
-// BufferStrategyBenchmarks is the comparison #4 asks for; this loop is its microscope.
+// BufferStrategyBenchmarks is the comparison; this loop is its microscope.
 //
 //   dotnet run -c Release benchmarks/strategy-loop/StrategyLoop.cs -- SIZE COUNT ROUNDS [CASE,CASE,...]
 //

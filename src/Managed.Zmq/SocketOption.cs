@@ -52,7 +52,7 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 0. Access: read-only.</remarks>
     Rcvmore = 13,
 
-    /// <summary>Alias of <see cref="Rcvmore"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Rcvmore"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     RcvMore = Rcvmore,
 
     /// <summary>Non-zero, stable per socket [T]. In this version it is an opaque value, not a pollable OS handle. Readable with any T of at least 4 bytes.</summary>
@@ -91,7 +91,7 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 1000. Access: read-write.</remarks>
     Sndhwm = 23,
 
-    /// <summary>Alias of <see cref="Sndhwm"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Sndhwm"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     SendHwm = Sndhwm,
 
     /// <summary>≥ 0; inbound limit per pipe.</summary>
@@ -109,14 +109,14 @@ public enum SocketOption
     /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
     Rcvtimeo = 27,
 
-    /// <summary>Alias of <see cref="Rcvtimeo"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Rcvtimeo"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     RcvTimeout = Rcvtimeo,
 
     /// <summary>≥ -1; same for blocking sends.</summary>
     /// <remarks>Accessor type: int ms. Default: -1. Access: read-write.</remarks>
     Sndtimeo = 28,
 
-    /// <summary>Alias of <see cref="Sndtimeo"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Sndtimeo"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     SendTimeout = Sndtimeo,
 
     /// <summary>The last bound or connected endpoint in resolved form, as libzmq's ZMQ_LAST_ENDPOINT.</summary>
@@ -183,28 +183,28 @@ public enum SocketOption
     /// <remarks>Accessor type: int. Default: 0. Access: read-write.</remarks>
     Curve_Server = 47,
 
-    /// <summary>Alias of <see cref="Curve_Server"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Curve_Server"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     CurveServer = Curve_Server,
 
     /// <summary>Set: 32 raw bytes, a 40-character Z85 string, or 41 bytes (Z85 plus NUL); sets Mechanism CURVE. get: buffer of exactly 32 bytes (raw) or 41 bytes (Z85 plus NUL).</summary>
     /// <remarks>Accessor type: key. Default: 32 zero bytes. Access: read-write.</remarks>
     Curve_Publickey = 48,
 
-    /// <summary>Alias of <see cref="Curve_Publickey"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Curve_Publickey"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     CurvePublickey = Curve_Publickey,
 
     /// <summary>As above.</summary>
     /// <remarks>Accessor type: key. Default: zeros. Access: read-write.</remarks>
     Curve_Secretkey = 49,
 
-    /// <summary>Alias of <see cref="Curve_Secretkey"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Curve_Secretkey"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     CurveSecretkey = Curve_Secretkey,
 
     /// <summary>As above; setting it makes the socket a CURVE client.</summary>
     /// <remarks>Accessor type: key. Default: zeros. Access: read-write.</remarks>
     Curve_Serverkey = 50,
 
-    /// <summary>Alias of <see cref="Curve_Serverkey"/>, the spelling the Net.Zmq guide uses.</summary>
+    /// <summary>Alias of <see cref="Curve_Serverkey"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     CurveServerkey = Curve_Serverkey,
 
     /// <summary>≥ 0; send an empty message to each new connection.</summary>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packaging test (issue 19): packs both packages into a temp folder feed, checks what the core
+# Packaging test: packs both packages into a temp folder feed, checks what the core
 # package contains, then consumes it the way a user does (PackageReference from the feed, not a
 # project reference) in a fresh console app: run, publish trimmed, publish NativeAOT, run each.
 # Prints "PASS: <check>" / "FAIL: <check>" per check (.ci/run counts them) and exits non-zero if

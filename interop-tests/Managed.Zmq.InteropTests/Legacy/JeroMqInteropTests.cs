@@ -5,7 +5,7 @@ using Managed.Zmq.InteropTests.Infrastructure;
 namespace Managed.Zmq.InteropTests.Legacy;
 
 /// <summary>
-/// A ZMTP 2.0 peer for real (issue 20): Debian's JeroMQ 0.3.6, a port of libzmq 3.2, which talks to libzmq
+/// A ZMTP 2.0 peer for real: Debian's JeroMQ 0.3.6, a port of libzmq 3.2, which talks to libzmq
 /// 4.3 in both directions. A small Java program (OldPeer.java, compiled here with javac) plays REQ or REP,
 /// binding or connecting; each test exchanges one request and one reply with our socket.
 /// </summary>

@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace Managed.Zmq.InteropTests.Resilience;
 
-/// <summary>Reads a Managed.Zmq socket's monitor stream (API §5.5) with a deadline on every read.</summary>
+/// <summary>Reads a Managed.Zmq socket's monitor stream with a deadline on every read.</summary>
 internal sealed class MonitorReader : IDisposable
 {
     private readonly Socket _pair;

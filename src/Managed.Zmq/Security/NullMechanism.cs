@@ -23,7 +23,7 @@ internal sealed class NullMechanism : MechanismBase
         // docs/libzmq-behaviour.md L7: with ZMQ_ZAP_DOMAIN set and a handler bound, ask ZAP before READY; without a handler
         // the connection is accepted (as in Net.Zmq). libzmq asks as soon as the greeting is done, so its ERROR can reach
         // a libzmq client that has not sent its READY yet; that client then takes the close for a lost connection and
-        // reconnects, which after a refusal it must not (docs/libzmq-behaviour.md L7 and L15). Asking once the
+        // reconnects, which after a refusal it must not (docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15). Asking once the
         // client's READY is in leaves no such window; the request itself is the same.
         _zapAfterPeerReady = settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent;
         if (!_zapAfterPeerReady)

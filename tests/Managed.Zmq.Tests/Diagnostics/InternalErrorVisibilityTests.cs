@@ -15,7 +15,7 @@ public sealed class InjectedInternalErrorCollection
 }
 
 /// <summary>
-/// Internal errors are visible in Release builds (issue 20): an EventSource named "Managed.Zmq" and the
+/// Internal errors are visible in Release builds: an EventSource named "Managed.Zmq" and the
 /// <see cref="Context.InternalError"/> event see an exception injected on a real I/O thread, and the I/O
 /// thread keeps serving.
 /// </summary>

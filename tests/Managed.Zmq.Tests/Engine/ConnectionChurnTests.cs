@@ -4,7 +4,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
-/// Nothing outlives its connection (issue 25): thousands of peers connect, complete a handshake
+/// Nothing outlives its connection: thousands of peers connect, complete a handshake
 /// and leave, and afterwards a full collection finds none of their connections alive, whatever
 /// timers they started (the handshake timer, a PING's TTL) and whatever ZAP did. Counted through
 /// weak references, never through memory figures.

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Tests.Inproc;
 
 /// <summary>
-/// inproc:// specifics (API §4.1, libzmq 4.3 zmq_inproc): names scoped to the context, bind and
+/// inproc:// specifics (libzmq 4.3 zmq_inproc): names scoped to the context, bind and
 /// connect in either order, EADDRINUSE, unbind and rebind, the summed high-water mark, routing ids
 /// and delivery of what a closed peer queued. Every count is exact: inproc has no kernel buffer.
 /// </summary>

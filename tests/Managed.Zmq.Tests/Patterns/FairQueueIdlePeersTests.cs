@@ -2,7 +2,7 @@ namespace Managed.Zmq.Tests.Patterns;
 
 /// <summary>
 /// A ROUTER with thousands of connected, handshaken and then idle DEALERs still serves an active one
-/// (issue 25): the idle pipes are set aside by the fair queue and cost its receives nothing. Counts
+/// at once: the idle pipes are set aside by the fair queue and cost its receives nothing. Counts
 /// messages only; the rate is the scale tool's to measure.
 /// </summary>
 public sealed class FairQueueIdlePeersTests : IDisposable

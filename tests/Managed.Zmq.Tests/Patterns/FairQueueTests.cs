@@ -10,7 +10,7 @@ namespace Managed.Zmq.Tests.Patterns;
 /// <summary>
 /// The fair queue over real pipes, fed as the engine (tcp, ipc) or an inproc peer feeds them: round robin
 /// among the pipes with data, pipes found empty set aside and brought back by their producer's next commit,
-/// so a receive looks at the active pipes only, however many idle ones the socket has (issue 25).
+/// so a receive looks at the active pipes only, however many idle ones the socket has.
 /// </summary>
 public sealed class FairQueueTests
 {

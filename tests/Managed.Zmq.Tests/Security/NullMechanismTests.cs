@@ -208,7 +208,7 @@ public sealed class NullMechanismTests
     [Fact]
     public void ProcessZapReply_PeerReadyClashesWithZapAndAddress_ZapAndAddressWin()
     {
-        // Issue 25: libzmq inserts the peer address, then ZAP's properties, then the peer's, first one kept.
+        // libzmq inserts the peer address, then ZAP's properties, then the peer's, first one kept.
         using var router = new NullMechanism(ZapSettings());
         using var dealer = new NullMechanism(Settings(SocketType.Dealer));
         byte[] metadata = new byte[ZmtpMetadata.GetPropertyLength(5, 3)];

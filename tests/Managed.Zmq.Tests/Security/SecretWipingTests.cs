@@ -5,7 +5,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Security;
 
 /// <summary>
-/// Secrets do not outlive their connection (issue 25): once a CURVE or PLAIN connection has closed,
+/// Secrets do not outlive their connection: once a CURVE or PLAIN connection has closed,
 /// every per-connection buffer that held a secret (the connection's copy of the long-term CURVE
 /// secret, session and transient keys, the PLAIN password on either side) is all zeros, while the
 /// socket's own options keep their keys for the next connection.

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Managed.Zmq.Tests.Support;
 
 /// <summary>
-/// Reads a socket's monitor stream (API §4.6, §5.5) on a PAIR connected to a unique inproc
+/// Reads a socket's monitor stream on a PAIR connected to a unique inproc
 /// endpoint. Attach it before the socket binds or connects: the monitor drops events nobody is
 /// connected to receive. Every read has a deadline.
 /// </summary>

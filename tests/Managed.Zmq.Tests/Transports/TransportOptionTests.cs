@@ -5,7 +5,7 @@ using System.Net.Sockets;
 namespace Managed.Zmq.Tests.Transports;
 
 /// <summary>
-/// The transport options that change what happens on the network, tested by their effect (issue 20):
+/// The transport options that change what happens on the network, tested by their effect:
 /// Socks_Proxy goes through a SOCKS5 proxy (RFC 1928), Tcp_Maxrt sets TCP_USER_TIMEOUT on the
 /// connection, Use_Fd listens on the caller's socket.
 /// </summary>

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Security.Crypto;
 
 /// <summary>
-/// The primitives CURVE needs (NaCl's crypto_box family, "Cryptography in NaCl"), behind a seam so
+/// The primitives CURVE needs (the crypto_box family RFC 26 builds on), behind a seam so
 /// that an optional package can supply a native-backed implementation. Keys are 32 octets, nonces
 /// 24, and boxes use the wire layout MAC (16) ‖ ciphertext.
 /// </summary>

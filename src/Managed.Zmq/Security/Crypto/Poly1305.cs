@@ -10,8 +10,7 @@ using Managed.Zmq.Security.Zap;
 namespace Managed.Zmq.Security.Crypto;
 
 /// <summary>
-/// The Poly1305 one-time authenticator (RFC 8439 §2.5; D. J. Bernstein, "The Poly1305-AES
-/// message-authentication code"), incremental and allocation-free.
+/// The Poly1305 one-time authenticator (RFC 8439 §2.5), incremental and allocation-free.
 /// </summary>
 /// <remarks>
 /// The accumulator and r are held as three limbs of 44, 44 and 42 bits, so a block costs nine

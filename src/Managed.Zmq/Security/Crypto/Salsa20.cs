@@ -9,8 +9,8 @@ using System.Runtime.Intrinsics.X86;
 namespace Managed.Zmq.Security.Crypto;
 
 /// <summary>
-/// The Salsa20/20 core, HSalsa20 and the XSalsa20 stream cipher, written from D. J. Bernstein's
-/// "Salsa20 specification" and "Extending the Salsa20 nonce" papers.
+/// The Salsa20/20 core, HSalsa20 and the XSalsa20 stream cipher (HSalsa20 extends the nonce to 24
+/// octets), as the crypto_box of RFC 26 uses them.
 /// </summary>
 /// <remarks>
 /// Everything here is data-independent: the same additions, XORs and fixed rotations run

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Tests.Api.Allocation;
 
 /// <summary>
-/// Guards the promise of ARCHITECTURE.md and issue #4: after warm-up, the Span, Message and
+/// Guards the promise of docs/ARCHITECTURE.md: after warm-up, the Span, Message and
 /// MessagePool send and receive paths allocate nothing per message on the sending and the
 /// receiving thread, over every transport, for small frames and for frames that travel by
 /// reference (64 KiB: sent from their own memory, received straight into pooled buffers).
@@ -19,7 +19,7 @@ public sealed unsafe class SteadyStateAllocationTests
     private const long NothingPerMessage = Messages * 12L;
 
     /// <summary>
-    /// <see cref="MessagePool.Rent(int)"/> returns a new Message every time (API §6.1: a Message that
+    /// <see cref="MessagePool.Rent(int)"/> returns a new Message every time (a Message that
     /// gave its buffer back must never affect a later rental, so Message objects are not recycled):
     /// that object, and nothing else, is what a rent-and-send costs the managed heap.
     /// </summary>
@@ -49,7 +49,7 @@ public sealed unsafe class SteadyStateAllocationTests
     {
         using var run = new SteadyStateRun(transport);
 
-        // The caller reuses one Message each side: after a send it is empty and can be rebuilt (API §4.2).
+        // The caller reuses one Message each side: after a send it is empty and can be rebuilt.
         using var outgoing = new Message(size);
         using var incoming = new Message();
         run.Measure(
@@ -74,7 +74,7 @@ public sealed unsafe class SteadyStateAllocationTests
         var pool = new MessagePool();
         using var run = new SteadyStateRun(transport);
 
-        // The receiver keeps one rented Message and receives into its pooled buffer (API §4.3).
+        // The receiver keeps one rented Message and receives into its pooled buffer.
         using var incoming = pool.Rent(size);
         run.Measure(
             Messages,

@@ -4,7 +4,7 @@ using System.Net.Sockets;
 namespace Managed.Zmq.Tests.Api.Contexts;
 
 /// <summary>
-/// Ending a context on a deadline (issue 20): with LINGER -1 and a message nobody can receive, Dispose
+/// Ending a context on a deadline: with LINGER -1 and a message nobody can receive, Dispose
 /// (zmq_ctx_term) waits for ever; <see cref="Context.Terminate"/> with a timeout and ZMQ_BLOCKY = 0 do not.
 /// </summary>
 public sealed class ContextTerminateTests

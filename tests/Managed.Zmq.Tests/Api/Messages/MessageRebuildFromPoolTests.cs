@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Api.Messages;
 /// <summary>
 /// <see cref="Message.Rebuild(MessagePool, int)"/>: one Message object refilled from a pool for each send. Each rebuild
 /// is a rent whose buffer goes back exactly once, and a message that gave its buffer back can never touch a later
-/// rental of it (API §6.1, "Double release"), whatever the caller does with the message afterwards.
+/// rental of it (no double release), whatever the caller does with the message afterwards.
 /// </summary>
 public sealed unsafe class MessageRebuildFromPoolTests
 {

@@ -3,7 +3,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Api.Monitor;
 
 /// <summary>
-/// The monitor stream (API §4.6, §5.5; libzmq test_monitor): each event libzmq raises, with its
+/// The monitor stream (libzmq test_monitor): each event libzmq raises, with its
 /// value and address, the mask, replacement and stop of a monitor, and its argument errors.
 /// </summary>
 public sealed class MonitorEventTests : ResilienceFixture
@@ -134,7 +134,7 @@ public sealed class MonitorEventTests : ResilienceFixture
 
         client.Dispose();
 
-        // API §5.5 says about 100 ms; the deadline only bounds a failing run.
+        // Net.Zmq's contract says about 100 ms; the deadline only bounds a failing run.
         var disconnected = monitor.WaitFor(SocketMonitorEvent.Disconnected, 1500);
         Assert.Equal(accepted.Value, disconnected.Value);
         Assert.Equal(endpoint, disconnected.Address);

@@ -5,7 +5,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Api.Options;
 
 /// <summary>
-/// What each pattern option does, seen through the public API (issue 20: these had get/set tests only).
+/// What each pattern option does, seen through the public API, not only through get and set.
 /// Ordering on one pipe is the synchronisation: a message that should have been filtered out is sent
 /// before one that should arrive, so the first one received tells which happened.
 /// </summary>

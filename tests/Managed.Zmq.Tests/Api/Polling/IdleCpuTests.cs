@@ -10,7 +10,7 @@ public sealed class IdleCpuCollection
     public const string Name = "Idle CPU";
 }
 
-/// <summary>USER-PAIN: idle pollers and proxies must cost ~0 CPU (NetMQ #337, #752, #798; JeroMQ #506).</summary>
+/// <summary>Idle pollers and proxies must cost next to no CPU, which other ZeroMQs for .NET and Java have failed at.</summary>
 /// <remarks>
 /// Process CPU time includes everything else in the test host: background JIT, finalizers and the
 /// teardown of other tests' sockets can cost half a core for a few seconds after the parallel tests end.

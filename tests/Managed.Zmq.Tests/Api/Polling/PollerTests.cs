@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Tests.Api.Polling;
 
-/// <summary>Every row of the API §5.3 Poller table: argument checks, indexes, returned events, Clear, Dispose.</summary>
+/// <summary>The Poller's contract: argument checks, indexes, returned events, Clear, Dispose.</summary>
 public class PollerTests
 {
     [Theory]

@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 
 namespace Managed.Zmq.Tests.Api.Polling;
 
-/// <summary>API §5.12: forwarding both ways, capture copies, steering commands, ETERM on shutdown.</summary>
+/// <summary>Proxy: forwarding both ways, capture copies, steering commands, ETERM on shutdown.</summary>
 public class ProxyTests
 {
     [Fact]

@@ -2,7 +2,7 @@ using Managed.Zmq.Tests.Security.Crypto;
 
 namespace Managed.Zmq.Tests.Api.Security;
 
-/// <summary>The public <see cref="Curve"/> helpers (API §5.10).</summary>
+/// <summary>The public <see cref="Curve"/> helpers.</summary>
 public sealed class CurveTests
 {
     [Fact]

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
-/// The three ways to receive (API §4.3, §5.3), the same over every transport: a blocking Recv that
+/// The three ways to receive, the same over every transport: a blocking Recv that
 /// parks until a message or Rcvtimeo, TryRecv that never waits, and a Poller over many sockets of
 /// mixed transports and types.
 /// </summary>

@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace Managed.Zmq.Tests.Api.Sockets;
 
-/// <summary>Would-block reporting, timeouts, HWM and the Events option (API §8.1, §8.2, §7 Events).</summary>
+/// <summary>Would-block reporting, timeouts, HWM and the Events option.</summary>
 public abstract partial class SocketContractTests
 {
     [Fact]

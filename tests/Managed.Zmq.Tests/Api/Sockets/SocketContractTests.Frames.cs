@@ -2,7 +2,7 @@ using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Api.Sockets;
 
-/// <summary>PAIR and frame-level delivery (RFC 31, API §8.3): sizes at the short/long boundary, empty frames, atomic multipart.</summary>
+/// <summary>PAIR and frame-level delivery (RFC 31): sizes at the short/long boundary, empty frames, atomic multipart.</summary>
 public abstract partial class SocketContractTests
 {
     [Theory]

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
-/// Endpoints and teardown (API §4.1, §4.7, §8.5, §8.7): connect before bind, reconnect, Unbind,
+/// Endpoints and teardown: connect before bind, reconnect, Unbind,
 /// Disconnect, Last_Endpoint, Shutdown and Dispose releasing blocked threads, Context.Dispose.
 /// </summary>
 public abstract partial class SocketContractTests

@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Tests.Api.Sockets;
 
-/// <summary>PUSH/PULL (RFC 30, API §8.4): round-robin send, fair-queued receive, both directions of bind.</summary>
+/// <summary>PUSH/PULL (RFC 30): round-robin send, fair-queued receive, both directions of bind.</summary>
 public abstract partial class SocketContractTests
 {
     [Theory]

@@ -1,7 +1,7 @@
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
-/// PUB/SUB, XPUB and XSUB (RFC 29, API §4.5, §8.4, L12): prefix filters, counted local
+/// PUB/SUB, XPUB and XSUB (RFC 29, docs/libzmq-behaviour.md L12): prefix filters, counted local
 /// subscriptions, XPUB's view of first subscribe / last unsubscribe, and XSUB's message form.
 /// Publishers probe in a bounded loop until the first message arrives (the slow joiner).
 /// </summary>
@@ -131,7 +131,7 @@ public abstract partial class SocketContractTests
         WaitUntilSubscribed(pub, sub, Probe);
         pub.SetOption(SocketOption.Sndtimeo, -1);
 
-        // Far more than HWM plus the OS buffers can hold; PUB must drop, never wait (API §8.2).
+        // Far more than HWM plus the OS buffers can hold; PUB must drop, never wait.
         var payload = new byte[1024];
         var sending = Task.Run(() =>
         {
@@ -254,7 +254,7 @@ public abstract partial class SocketContractTests
     [Fact]
     public void XSub_SubscriptionSentBeforeConnect_ReplayedToLaterPublisher()
     {
-        // API §8.4: remembered for publishers that connect later. libzmq replays it in
+        // Remembered for publishers that connect later. libzmq replays it in
         // xsub_t::xattach_pipe, run inside zmq_connect, with no further call on the XSUB.
         var xsub = Create(SocketType.XSub);
         xsub.Send("\u0001A");

@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Tests.Api.Sockets;
 
-/// <summary>REQ/REP, DEALER/ROUTER and ROUTER/ROUTER (RFC 28, API §8.4): envelopes, routing ids, the REQ/REP state machine.</summary>
+/// <summary>REQ/REP, DEALER/ROUTER and ROUTER/ROUTER (RFC 28): envelopes, routing ids, the REQ/REP state machine.</summary>
 public abstract partial class SocketContractTests
 {
     [Theory]

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
-/// Subscriptions at scale and the XPUB options that shape them (RFC 29, L12, API §8.2): a flood of
+/// Subscriptions at scale and the XPUB options that shape them (RFC 29, docs/libzmq-behaviour.md L12): a flood of
 /// subscriptions from one peer does not hold back another subscriber, verbose modes pass duplicates
 /// and non-last cancels upstream, Invert_Matching, and Xpub_Manual.
 /// </summary>
