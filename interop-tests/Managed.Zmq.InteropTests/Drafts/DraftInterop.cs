@@ -6,7 +6,7 @@ using Managed.Zmq.InteropTests.Ws;
 
 namespace Managed.Zmq.InteropTests.Drafts;
 
-/// <summary>What the SCATTER/GATHER and CHANNEL interop tests share: bind endpoints per transport and our test sockets.</summary>
+/// <summary>What the SCATTER/GATHER and CHANNEL interop tests share: bind endpoints per transport, our test sockets, joining and the checks both make.</summary>
 internal static class DraftInterop
 {
     /// <summary>An endpoint to bind on <paramref name="transport"/> ("tcp", "ipc" or "ws"): an ephemeral port or a fresh ipc path.</summary>
@@ -26,6 +26,38 @@ internal static class DraftInterop
         socket.SetOption(SocketOption.Rcvtimeo, (int)Timeouts.Io.TotalMilliseconds);
         socket.SetOption(SocketOption.Sndtimeo, (int)Timeouts.Io.TotalMilliseconds);
         return socket;
+    }
+
+    /// <summary>Binds one end and connects the other; <paramref name="oursBinds"/> says which binds.</summary>
+    public static void Join(Socket ours, DraftSocket theirs, string transport, bool oursBinds)
+    {
+        if (oursBinds)
+        {
+            ours.Bind(BindEndpoint(transport));
+            theirs.Connect(ours.GetOptionString(SocketOption.Last_Endpoint));
+        }
+        else
+        {
+            ours.Connect(theirs.Bind(BindEndpoint(transport)));
+        }
+    }
+
+    /// <summary>
+    /// A send with ZMQ_SNDMORE on a single-part <paramref name="type"/> fails with EINVAL on libzmq's socket and on ours
+    /// alike.
+    /// </summary>
+    public static void AssertSendMoreRefusedAlike(SocketType type)
+    {
+        using var theirContext = new DraftContext();
+        using var theirs = theirContext.Socket(type);
+        using var context = new Context();
+        using var ours = Open(context, type);
+
+        var native = Assert.Throws<NativeZmqException>(() => theirs.SendMessage("a"u8.ToArray(), "b"u8.ToArray()));
+        var managed = Assert.Throws<ZmqException>(() => ours.Send("a", SendFlags.SendMore));
+
+        Assert.Equal(ZmqConstants.EINVAL, native.Errno);
+        Assert.Equal(native.Errno, managed.ErrorNumber);
     }
 
     /// <summary>The libzmq events <see cref="AssertHandshakeRefused"/> reads: how a handshake ended.</summary>

@@ -32,14 +32,11 @@ public sealed class WsCurveHeartbeatInteropTests
         {
             if (isServer)
             {
-                end.SetOption(LibZmq.ZMQ_CURVE_SERVER, 1);
-                end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, server.Secret);
+                Secure.CurveServer(end, server);
             }
             else
             {
-                end.SetOption(LibZmq.ZMQ_CURVE_SERVERKEY, server.Public);
-                end.SetOption(LibZmq.ZMQ_CURVE_PUBLICKEY, client.Public);
-                end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, client.Secret);
+                Secure.CurveClient(end, client, server.PublicZ85);
             }
 
             if (pings)

@@ -179,18 +179,9 @@ public sealed class WsInteropTests
         var server = CurveKeys.New();
         var client = CurveKeys.New();
         bool oursServer = topology == Topology.ManagedBinds;
-        void Server(IEnd end)
-        {
-            end.SetOption(LibZmq.ZMQ_CURVE_SERVER, 1);
-            end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, server.Secret);
-        }
+        void Server(IEnd end) => Secure.CurveServer(end, server);
 
-        void Client(IEnd end)
-        {
-            end.SetOption(LibZmq.ZMQ_CURVE_SERVERKEY, server.Public);
-            end.SetOption(LibZmq.ZMQ_CURVE_PUBLICKEY, client.Public);
-            end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, client.Secret);
-        }
+        void Client(IEnd end) => Secure.CurveClient(end, client, server.PublicZ85);
 
         using var link = new WsLink(topology, SocketType.Pub, SocketType.Sub,
             configureOurs: oursServer ? Server : Client, configureTheirs: oursServer ? Client : Server);

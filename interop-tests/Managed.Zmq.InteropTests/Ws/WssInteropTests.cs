@@ -74,18 +74,9 @@ public sealed class WssInteropTests
         var server = CurveKeys.New();
         var client = CurveKeys.New();
         bool oursServer = topology == Topology.ManagedBinds;
-        void Server(IEnd end)
-        {
-            end.SetOption(LibZmq.ZMQ_CURVE_SERVER, 1);
-            end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, server.Secret);
-        }
+        void Server(IEnd end) => Secure.CurveServer(end, server);
 
-        void Client(IEnd end)
-        {
-            end.SetOption(LibZmq.ZMQ_CURVE_SERVERKEY, server.Public);
-            end.SetOption(LibZmq.ZMQ_CURVE_PUBLICKEY, client.Public);
-            end.SetOption(LibZmq.ZMQ_CURVE_SECRETKEY, client.Secret);
-        }
+        void Client(IEnd end) => Secure.CurveClient(end, client, server.PublicZ85);
 
         var ours = oursServer ? SocketType.Rep : SocketType.Req;
         using var link = new WssLink(topology, ours, Cases.Peer(ours, SocketType.Req, SocketType.Rep),

@@ -109,11 +109,18 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
+        ConsumeSent(pipe, batch);
+        return true;
+    }
+
+    /// <summary>The whole of <paramref name="batch"/>, from the head of the queue, went out: consumes it and its messages.</summary>
+    private static void ConsumeSent(StreamPipe pipe, ReadOnlySpan<byte> batch)
+    {
         int messages = CountMessages(batch, out bool endsMidMessage);
+        var outbound = pipe.Outbound;
         outbound.Consume(batch.Length);
         pipe.OutboundMidMessage = endsMidMessage;
         outbound.MessagesConsumed(messages);
-        return true;
     }
 
     /// <summary>
@@ -226,11 +233,7 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        int messages = CountMessages(batch, out bool endsMidMessage);
-        var outbound = pipe.Outbound;
-        outbound.Consume(batch.Length);
-        pipe.OutboundMidMessage = endsMidMessage;
-        outbound.MessagesConsumed(messages);
+        ConsumeSent(pipe, batch);
         if (sent < length)
         {
             _cipherTail = output;

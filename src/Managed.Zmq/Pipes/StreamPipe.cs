@@ -143,8 +143,7 @@ internal sealed partial class StreamPipe : Pipe
         Outbound.Advance(headerLength);
         if (!more)
         {
-            Outbound.Commit(1);
-            WakeWriter(endsInLargeFrame: true);
+            Publish(1, endsInLargeFrame: true);
         }
     }
 
@@ -180,10 +179,10 @@ internal sealed partial class StreamPipe : Pipe
     /// Commits what was written and wakes the engine's write loop if it is parked. The commit is a
     /// full fence, which the wake-up check needs.
     /// </summary>
-    private void Publish(int messages)
+    private void Publish(int messages, bool endsInLargeFrame = false)
     {
         Outbound.Commit(messages);
-        WakeWriter();
+        WakeWriter(endsInLargeFrame);
     }
 
     public override bool TryPeekFrame(out InboundFrame frame)
