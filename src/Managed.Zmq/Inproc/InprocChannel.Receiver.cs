@@ -1,7 +1,7 @@
-using System.Buffers;
 using System.Buffers.Binary;
 using System.Diagnostics;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Buffers;
 
 namespace Managed.Zmq.Inproc;
 
@@ -206,6 +206,6 @@ internal sealed partial class InprocChannel
             }
         }
 
-        ArrayPool<byte>.Shared.Return(chunk);
+        SegmentPool.Shared.Return(chunk);
     }
 }

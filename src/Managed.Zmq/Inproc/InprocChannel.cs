@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Buffers.Binary;
 using System.Threading.Channels;
@@ -100,7 +99,7 @@ internal sealed partial class InprocChannel
 
     public InprocChannel()
     {
-        _chunk = ArrayPool<byte>.Shared.Rent(InitialChunkSize);
+        _chunk = SegmentPool.Shared.Rent(InitialChunkSize);
         _chunks.Writer.TryWrite(_chunk);
     }
 
@@ -290,11 +289,11 @@ internal sealed partial class InprocChannel
                     break;
                 }
 
-                ArrayPool<byte>.Shared.Return(top);
+                SegmentPool.Shared.Return(top);
             }
         }
 
-        _chunk = spare ?? ArrayPool<byte>.Shared.Rent(size);
+        _chunk = spare ?? SegmentPool.Shared.Rent(size);
         _stagedChunks.Add(_chunk);
     }
 

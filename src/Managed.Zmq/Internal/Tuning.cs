@@ -228,6 +228,28 @@ internal static class Tuning
     /// <summary>Pools and caches of buffers, payloads and guards (Buffers/, MessagePool).</summary>
     internal static class Pools
     {
+        /// <summary>The smallest queue segment <see cref="Buffers.SegmentPool"/> hands out: a frame queue's or inproc channel's first.</summary>
+        public const int MinSegmentSize = 1024;
+
+        /// <summary>The largest segment size <see cref="Buffers.SegmentPool"/> keeps; the largest a queue keeps as a spare too.</summary>
+        public const int MaxPooledSegmentSize = 4 * 1024 * 1024;
+
+        /// <summary>
+        /// Bytes of drained queue segments the process keeps for the next fill, over every queue: enough for a few
+        /// streams of mid-size frames to fill their queues to the default HWM (1,000 frames of up to 32 KiB) over and
+        /// over without allocating; a size nobody uses is given back at the next gen-2 collection.
+        /// </summary>
+        public const long SegmentPoolBudget = 64L * 1024 * 1024;
+
+        /// <summary>
+        /// A size of <see cref="Buffers.SegmentPool"/> not rented for this long gives its arrays back to the GC at the next
+        /// gen-2 collection: ArrayPool's own threshold, long enough that a stream pausing between bursts keeps its memory.
+        /// </summary>
+        public const int SegmentPoolIdleTrimMilliseconds = 60_000;
+
+        /// <summary>Slots a size of <see cref="Buffers.SegmentPool"/> starts with; they double up to its share of the budget.</summary>
+        public const int SegmentPoolInitialSlots = 16;
+
         /// <summary>Capacity of the smallest MessagePool bucket: buckets are powers of two from here.</summary>
         public const int MinBucketSize = 16;
 
@@ -359,7 +381,7 @@ internal static class Tuning
         /// <summary>
         /// The one size of segment for requests above <see cref="MaxSegmentSize"/> (a busy connection's large
         /// receives) up to this size: one size, so that spares always fit the next request and a stream of them
-        /// allocates nothing (ArrayPool would round each odd size up to the next power of two anyway).
+        /// allocates nothing (the segment pool would round each odd size up to the next power of two anyway).
         /// </summary>
         public const int LargeSegmentSize = 256 * 1024;
 

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Internal;
@@ -26,7 +25,7 @@ internal sealed partial class FrameQueue
     /// <summary>
     /// The one size of segment for requests above <see cref="MaxSegmentSize"/> (a busy connection's large
     /// receives) up to this size: one size, so that spares always fit the next request and a stream of them
-    /// allocates nothing (ArrayPool would round each odd size up to the next power of two anyway).
+    /// allocates nothing (the segment pool would round each odd size up to the next power of two anyway).
     /// </summary>
     public const int LargeSegmentSize = Tuning.Pipes.LargeSegmentSize;
 
@@ -73,7 +72,7 @@ internal sealed partial class FrameQueue
 
     public FrameQueue()
     {
-        _tail = _head = new FrameSegment(ArrayPool<byte>.Shared.Rent(InitialSegmentSize), 0);
+        _tail = _head = new FrameSegment(SegmentPool.Shared.Rent(InitialSegmentSize), 0);
     }
 
     // ---------------------------------------------------------------- producer
@@ -103,7 +102,7 @@ internal sealed partial class FrameQueue
             size = LargeSegmentSize;
         }
         var next = TakeSpare(size, _tail.BaseOffset + carryFrom)
-            ?? new FrameSegment(ArrayPool<byte>.Shared.Rent(size), _tail.BaseOffset + carryFrom);
+            ?? new FrameSegment(SegmentPool.Shared.Rent(size), _tail.BaseOffset + carryFrom);
         if (carried > 0)
         {
             Buffer.BlockCopy(_tail.Buffer, carryFrom, next.Buffer, 0, carried);
@@ -183,7 +182,7 @@ internal sealed partial class FrameQueue
             segment = segment.Next;
         }
 
-        var fresh = new FrameSegment(ArrayPool<byte>.Shared.Rent(InitialSegmentSize), committed);
+        var fresh = new FrameSegment(SegmentPool.Shared.Rent(InitialSegmentSize), committed);
         segment.End = (int)(committed - segment.BaseOffset);
         Volatile.Write(ref segment.Next, fresh);
         _tail = fresh;
@@ -282,7 +281,7 @@ internal sealed partial class FrameQueue
             }
         }
 
-        ArrayPool<byte>.Shared.Return(segment.Buffer);
+        SegmentPool.Shared.Return(segment.Buffer);
     }
 
     /// <summary>Same as <see cref="Peek"/> but as memory, for the write loop's socket send.</summary>

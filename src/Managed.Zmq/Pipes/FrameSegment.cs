@@ -9,7 +9,7 @@ internal sealed class FrameSegment
         BaseOffset = baseOffset;
     }
 
-    /// <summary>The bytes; rented from <see cref="System.Buffers.ArrayPool{T}.Shared"/>.</summary>
+    /// <summary>The bytes; rented from <see cref="Buffers.SegmentPool"/>.</summary>
     public byte[] Buffer { get; }
 
     /// <summary>Queue-wide position of <c>Buffer[0]</c>; set again when the segment is reused.</summary>

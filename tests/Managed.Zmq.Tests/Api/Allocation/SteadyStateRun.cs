@@ -5,8 +5,9 @@ namespace Managed.Zmq.Tests.Api.Allocation;
 /// <summary>
 /// One PUSH→PULL stream measured for managed allocation on both threads: a warm-up that holds the
 /// queues full (so every queue segment and pooled buffer that the stream can ever need exists),
-/// then the same number of messages counted with <see cref="GC.GetAllocatedBytesForCurrentThread"/>
-/// on the sending and on the receiving thread.
+/// then <see cref="Windows"/> windows of the same number of messages, each counted with
+/// <see cref="GC.GetAllocatedBytesForCurrentThread"/> on the sending and on the receiving thread;
+/// a side's figure is its smallest window.
 /// </summary>
 /// <remarks>
 /// The frame queue's working set is set by the HWM, but how much of it a warm-up creates depends on
@@ -16,6 +17,11 @@ namespace Managed.Zmq.Tests.Api.Allocation;
 /// first <see cref="PacedMessages"/> messages the receiver waits until the sender has a whole
 /// <see cref="QueueCapacity"/> queued ahead of it: every segment change then happens with the
 /// queue full, which is the worst case.
+/// <para>Mid-size frames (4 to 16 KiB) fill a queue with more segments than it keeps for itself; the
+/// rest wait in the process-wide segment pool, which the tests running alongside use too, so a
+/// window may still meet a new peak of segments in use at once and allocate a few of them. That is
+/// growth, not a cost per message: an allocation per message shows in every window, a one-time one
+/// in one. Hence the smallest of two windows.</para>
 /// </remarks>
 internal sealed class SteadyStateRun : IDisposable
 {
@@ -35,6 +41,9 @@ internal sealed class SteadyStateRun : IDisposable
     /// <summary>Warm-up messages received with the queue held full: enough for four segment changes at 64 B.</summary>
     private const int PacedMessages = 2 * QueueCapacity;
 
+    /// <summary>Measured windows per side; the smallest counts.</summary>
+    public const int Windows = 2;
+
     /// <summary>How long one paced receive waits for the sender to get a whole capacity ahead.</summary>
     private static readonly TimeSpan PaceWait = TimeSpan.FromMilliseconds(5);
 
@@ -51,18 +60,18 @@ internal sealed class SteadyStateRun : IDisposable
 
     public Socket Push => _pair.Push;
 
-    /// <summary>Bytes allocated by the sending thread over the measured messages.</summary>
+    /// <summary>Bytes allocated by the sending thread over the measured messages (its smallest window).</summary>
     public long SendAllocated { get; private set; }
 
-    /// <summary>Bytes allocated by the receiving thread over the measured messages.</summary>
+    /// <summary>Bytes allocated by the receiving thread over the measured messages (its smallest window).</summary>
     public long ReceiveAllocated { get; private set; }
 
     /// <summary>Receives whose size was not the one sent (counted, not asserted, inside the loop: assertions allocate).</summary>
     public int WrongSizes { get; private set; }
 
     /// <summary>
-    /// Runs <paramref name="messages"/> warm-up and then <paramref name="messages"/> measured
-    /// messages; <paramref name="send"/> sends one, <paramref name="receive"/> receives one and
+    /// Runs <paramref name="messages"/> warm-up and then <see cref="Windows"/> windows of
+    /// <paramref name="messages"/> measured messages; <paramref name="send"/> sends one, <paramref name="receive"/> receives one and
     /// returns its size, which must be <paramref name="size"/>.
     /// </summary>
     public void Measure(int messages, int size, Action send, Func<int> receive)
@@ -84,13 +93,19 @@ internal sealed class SteadyStateRun : IDisposable
                     }
                 }
 
-                long before = GC.GetAllocatedBytesForCurrentThread();
-                for (int i = 0; i < messages; i++)
+                long smallest = long.MaxValue;
+                for (int window = 0; window < Windows; window++)
                 {
-                    send();
+                    long before = GC.GetAllocatedBytesForCurrentThread();
+                    for (int i = 0; i < messages; i++)
+                    {
+                        send();
+                    }
+
+                    smallest = Math.Min(smallest, GC.GetAllocatedBytesForCurrentThread() - before);
                 }
 
-                SendAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                SendAllocated = smallest;
             }
             catch (Exception e)
             {
@@ -116,13 +131,19 @@ internal sealed class SteadyStateRun : IDisposable
             wrongSizes += receive() == size ? 0 : 1;
         }
 
-        long receiveBefore = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < messages && senderFailure is null; i++)
+        long smallestReceive = long.MaxValue;
+        for (int window = 0; window < Windows; window++)
         {
-            wrongSizes += receive() == size ? 0 : 1;
+            long receiveBefore = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < messages && senderFailure is null; i++)
+            {
+                wrongSizes += receive() == size ? 0 : 1;
+            }
+
+            smallestReceive = Math.Min(smallestReceive, GC.GetAllocatedBytesForCurrentThread() - receiveBefore);
         }
 
-        ReceiveAllocated = GC.GetAllocatedBytesForCurrentThread() - receiveBefore;
+        ReceiveAllocated = smallestReceive;
         WrongSizes = wrongSizes;
         Assert.True(sender.Join(TimeSpan.FromSeconds(30)), "the sender did not finish");
         Assert.Null(senderFailure);
