@@ -14,6 +14,7 @@ public sealed class WssInteropTests
 {
     private const int HandshakeFailedNoDetail = 0x0800;
     private const int HandshakeSucceeded = 0x1000;
+    private const int HandshakeFailedProtocol = 0x2000;
 
     public static TheoryData<Topology, SocketType> ReqRepRoles => Cases.Roles(SocketType.Req, SocketType.Rep);
 
@@ -162,5 +163,30 @@ public sealed class WssInteropTests
         }
 
         Assert.Null(link.Ours.TryRecvMessage(TimeSpan.Zero));
+    });
+
+    [Fact]
+    public Task Connect_LibzmqWssClientAtOurPlainWsListener_RefusedAtItsFirstOctets() => Deadline.Run(() =>
+    {
+        // Our ws listener reads libzmq's TLS ClientHello where "GET " belongs and refuses it as libzmq's ws listener
+        // refuses a request it cannot parse (HANDSHAKE_FAILED_PROTOCOL, WS_UNSPECIFIED). With no handshake timer the
+        // refusal can only come from those first octets: the request's head would never be complete.
+        using var context = new Context();
+        using var rep = new Socket(context, SocketType.Rep);
+        rep.SetOption(SocketOption.Linger, 0);
+        rep.SetOption(SocketOption.Handshake_Ivl, 0);
+        using var events = Resilience.MonitorReader.Attach(context, rep);
+        rep.Bind("ws://127.0.0.1:*/zmq");
+        string endpoint = rep.GetOptionString(SocketOption.Last_Endpoint);
+        using var authority = new WssCertificates("ws listener test");
+        using var theirs = new DraftContext();
+        using var req = theirs.Socket(SocketType.Req);
+        WssLink.TrustAuthority(req, authority);
+
+        req.Connect("wss" + endpoint["ws".Length..]);
+
+        var refused = events.WaitFor((SocketMonitorEvent)HandshakeFailedProtocol);
+        Assert.Equal(ZmqConstants.ZMQ_PROTOCOL_ERROR_WS_UNSPECIFIED, refused.Value);
+        Assert.DoesNotContain(events.Seen, e => (int)e.Event == HandshakeSucceeded);
     });
 }

@@ -275,6 +275,30 @@ public sealed class WssTransportTests : IDisposable
     }
 
     [Fact]
+    public void Accept_WssClientAtPlainWsListener_RefusedAtItsFirstOctets()
+    {
+        // The listener reads a TLS ClientHello where "GET " belongs. With no handshake timer to end the wait, only
+        // the check of the first octets can: the request's head would never be complete.
+        var guard = InternalErrorsGuard.Start();
+        var rep = Open(SocketType.Rep);
+        rep.SetOption(SocketOption.Handshake_Ivl, 0);
+        var req = Open(SocketType.Req);
+        TrustAuthority(req);
+        using var serverEvents = MonitorProbe.Attach(_context, rep);
+        using var clientEvents = MonitorProbe.Attach(_context, req);
+        rep.Bind("ws://127.0.0.1:*/zmq");
+        string endpoint = rep.GetOptionString(SocketOption.Last_Endpoint);
+
+        req.Connect("wss" + endpoint["ws".Length..]);
+
+        var refused = serverEvents.WaitFor(MonitorProbe.HandshakeFailedProtocol, Timeout);
+        Assert.Equal(ZmqConstants.ZMQ_PROTOCOL_ERROR_WS_UNSPECIFIED, refused.Value);
+        clientEvents.WaitFor(MonitorProbe.HandshakeFailedNoDetail, Timeout);
+        Assert.Equal(0, serverEvents.Count(MonitorProbe.HandshakeSucceeded) + clientEvents.Count(MonitorProbe.HandshakeSucceeded));
+        guard.AssertNoneSince();
+    }
+
+    [Fact]
     public void Accept_PeerSendsNothing_TlsHandshakeEndsAtHandshakeInterval()
     {
         // The TLS handshake is part of the connection's handshake, so Handshake_Ivl bounds it.

@@ -120,7 +120,7 @@ internal sealed partial class WsTransport : IByteTransport
         {
             string key = WsUpgrade.CreateKey();
             await _inner.SendAsync(WsUpgrade.BuildRequest(_host, _path, key, _protocol)).ConfigureAwait(true);
-            int head = await ReadHeadAsync().ConfigureAwait(true);
+            int head = await ReadHeadAsync(response: true).ConfigureAwait(true);
             if (!WsUpgrade.TryAcceptResponse(_in.AsSpan(0, head), key, _protocol))
             {
                 throw ProtocolError("the upgrade response was refused");
@@ -130,7 +130,7 @@ internal sealed partial class WsTransport : IByteTransport
         }
         else
         {
-            int head = await ReadHeadAsync().ConfigureAwait(true);
+            int head = await ReadHeadAsync(response: false).ConfigureAwait(true);
             if (!WsUpgrade.TryAcceptRequest(_in.AsSpan(0, head), _protocol, out string key))
             {
                 // libzmq answers nothing and closes.
@@ -149,11 +149,19 @@ internal sealed partial class WsTransport : IByteTransport
         _synthEnd = ZmtpGreeting.Length;
     }
 
-    /// <summary>Reads until the HTTP head is complete; returns its length. Octets after it stay in the buffer.</summary>
-    private async ValueTask<int> ReadHeadAsync()
+    /// <summary>
+    /// Reads until the HTTP head is complete; returns its length. Octets after it stay in the buffer. A head that
+    /// cannot be the <paramref name="response"/> or request expected is refused as soon as that shows.
+    /// </summary>
+    private async ValueTask<int> ReadHeadAsync(bool response)
     {
         while (true)
         {
+            if (WsUpgrade.CannotStartWith(_in.AsSpan(0, _inEnd), response ? WsUpgrade.ResponseStart : WsUpgrade.RequestStart))
+            {
+                throw ProtocolError("the peer does not speak HTTP");
+            }
+
             int end = WsUpgrade.FindHeadEnd(_in.AsSpan(0, _inEnd));
             if (end >= 0)
             {

@@ -52,6 +52,23 @@ internal static class WsUpgrade
             $"Sec-WebSocket-Accept: {accept}\r\n" +
             $"Sec-WebSocket-Protocol: {protocol}\r\n\r\n");
 
+    /// <summary>What a client's upgrade request starts with: libzmq's server takes only GET.</summary>
+    public static ReadOnlySpan<byte> RequestStart => "GET "u8;
+
+    /// <summary>What a server's upgrade response starts with: the one status line <see cref="TryAcceptResponse"/> takes.</summary>
+    public static ReadOnlySpan<byte> ResponseStart => "HTTP/1.1 101 Switching Protocols\r\n"u8;
+
+    /// <summary>
+    /// True once the octets received so far can no longer begin a head that starts with <paramref name="start"/>:
+    /// a peer speaking something else (a TLS client at a ws listener, a ZMTP peer) is refused at once rather than
+    /// when its head would have been complete, which it never will be.
+    /// </summary>
+    public static bool CannotStartWith(ReadOnlySpan<byte> received, ReadOnlySpan<byte> start)
+    {
+        int length = Math.Min(received.Length, start.Length);
+        return !received[..length].SequenceEqual(start[..length]);
+    }
+
     /// <summary>The length of the HTTP head (through the blank line) at the start of <paramref name="data"/>, or -1 while incomplete.</summary>
     public static int FindHeadEnd(ReadOnlySpan<byte> data)
     {
