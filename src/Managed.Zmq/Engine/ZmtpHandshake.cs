@@ -211,9 +211,10 @@ internal sealed partial class ZmtpHandshake
     private static HandshakeResult Failed(MechanismError error) => new()
     {
         // The peer's ERROR (a ZAP status, or a reason libzmq reports with no event) is final: no reconnect
-        // with the same credentials (RFC 23 §Error Handling). Anything else is a protocol error.
-        Outcome = error.Event == MechanismError.HandshakeFailedAuth || error.IsSilent ? HandshakeOutcome.PeerError : HandshakeOutcome.ProtocolError,
-        ProtocolError = error.Event == MechanismError.HandshakeFailedProtocol ? error.Value : 0,
+        // with the same credentials (RFC 23 §Error Handling). Anything else is a protocol error, reported or
+        // not (MechanismError.SilentProtocol).
+        Outcome = error.Event == MechanismError.HandshakeFailedAuth || error == MechanismError.Silent ? HandshakeOutcome.PeerError : HandshakeOutcome.ProtocolError,
+        ProtocolError = error.Event == MechanismError.HandshakeFailedProtocol || error.IsSilent ? error.Value : 0,
         MechanismError = error,
     };
 

@@ -43,6 +43,8 @@ internal sealed class CurveClient : CurveMechanismBase
 
     protected override ReadOnlySpan<byte> PeerMessagePrefix => CurveProtocol.ServerMessagePrefix;
 
+    protected override bool ReportsInvalidMetadata => true;
+
     internal override IEnumerable<byte[]> SecretBuffers => [.. base.SecretBuffers, _transientSecret, _helloKey];
 
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)

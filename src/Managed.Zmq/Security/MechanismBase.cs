@@ -284,17 +284,23 @@ internal abstract class MechanismBase : IMechanism
     }
 
     /// <summary>
-    /// Reads the peer's metadata (READY or INITIATE); fails with ZMTP_INVALID_METADATA when it is bad
-    /// (docs/libzmq-behaviour.md L6), or when its Identity is longer than RFC 23 allows (§The Identity Property: 0 to 255
-    /// octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it
-    /// rejects, so a peer cannot make us keep (and key a ROUTER's table on) a huge routing id.
+    /// Reads the peer's metadata (READY or INITIATE); fails when it is bad (docs/libzmq-behaviour.md L6: malformed, or
+    /// a Socket-Type ours cannot talk to), or when its Identity is longer than RFC 23 allows (§The Identity Property:
+    /// 0 to 255 octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it rejects, so a
+    /// peer cannot make us keep (and key a ROUTER's table on) a huge routing id.
     /// </summary>
+    /// <remarks>
+    /// The failure raises ZMTP_INVALID_METADATA only where libzmq raises it, in the PLAIN and CURVE clients (see
+    /// <see cref="ReportsInvalidMetadata"/>); NULL and the PLAIN and CURVE servers close with DISCONNECTED alone.
+    /// Either way it is a protocol error: the connection is not retried.
+    /// </remarks>
     protected bool TryAcceptPeerMetadata(ReadOnlySpan<byte> metadata)
     {
         if (!PeerMetadataReader.TryRead(metadata, Settings.SocketType, out string? socketType, out byte[] identity, out Dictionary<string, byte[]> properties)
             || identity.Length > ZmtpReady.MaxIdentityLength)
         {
-            Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA));
+            const int invalidMetadata = ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA;
+            Fail(ReportsInvalidMetadata ? MechanismError.Protocol(invalidMetadata) : MechanismError.SilentProtocol(invalidMetadata));
             return false;
         }
 
@@ -336,6 +342,12 @@ internal abstract class MechanismBase : IMechanism
 
     /// <summary>PLAIN sends and accepts ERROR in libzmq's form (and accepts the RFC form too).</summary>
     protected virtual bool UsesLibzmqPlainErrorForm => false;
+
+    /// <summary>
+    /// Whether bad peer metadata raises HANDSHAKE_FAILED_PROTOCOL with ZMTP_INVALID_METADATA (true for the PLAIN and
+    /// CURVE clients, reading the server's READY) or closes with no handshake event (docs/libzmq-behaviour.md L6).
+    /// </summary>
+    protected virtual bool ReportsInvalidMetadata => false;
 
     /// <summary>Fails with ZMTP_UNEXPECTED_COMMAND.</summary>
     protected void FailUnexpected() => Fail(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND));

@@ -5,8 +5,10 @@ using Managed.Zmq.Security.Zap;
 namespace Managed.Zmq.Security;
 
 /// <summary>How a mechanism failed, in the terms libzmq's monitor reports it.</summary>
-/// <param name="Event">HANDSHAKE_FAILED_PROTOCOL (0x2000), HANDSHAKE_FAILED_AUTH (0x4000) or HANDSHAKE_FAILED_NO_DETAIL (0x0800).</param>
-/// <param name="Value">A ZMQ_PROTOCOL_ERROR_* code, a ZAP status (300/400/500), or an errno.</param>
+/// <param name="Event">HANDSHAKE_FAILED_PROTOCOL (0x2000), HANDSHAKE_FAILED_AUTH (0x4000) or HANDSHAKE_FAILED_NO_DETAIL (0x0800);
+/// 0 when no event is raised.</param>
+/// <param name="Value">A ZMQ_PROTOCOL_ERROR_* code, a ZAP status (300/400/500), or an errno; with no event, the
+/// ZMQ_PROTOCOL_ERROR_* code of a protocol error libzmq does not report, or 0.</param>
 internal readonly record struct MechanismError(int Event, int Value)
 {
     /// <summary>ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL: <see cref="Value"/> is an errno.</summary>
@@ -23,6 +25,12 @@ internal readonly record struct MechanismError(int Event, int Value)
 
     /// <summary>True when no monitor event goes with this failure.</summary>
     public bool IsSilent => Event == 0;
+
+    /// <summary>
+    /// A protocol error libzmq ends the connection for without a handshake event (bad peer metadata under NULL, or at a
+    /// PLAIN or CURVE server: docs/libzmq-behaviour.md L6). Still a protocol error: no reconnect.
+    /// </summary>
+    public static MechanismError SilentProtocol(int protocolError) => new(0, protocolError);
 
     /// <summary>A HANDSHAKE_FAILED_PROTOCOL failure.</summary>
     public static MechanismError Protocol(int protocolError) => new(HandshakeFailedProtocol, protocolError);

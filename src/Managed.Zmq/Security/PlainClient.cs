@@ -41,6 +41,8 @@ internal sealed class PlainClient : MechanismBase
 
     protected override bool UsesLibzmqPlainErrorForm => true;
 
+    protected override bool ReportsInvalidMetadata => true;
+
     protected override void ProcessHandshakeCommand(ReadOnlySpan<byte> body, ZmtpCommand command)
     {
         // RFC 24 §Implementation: plain = C:hello ( S:welcome | S:error ) C:initiate ( S:ready | S:error ).

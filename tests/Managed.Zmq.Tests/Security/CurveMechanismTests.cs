@@ -585,21 +585,52 @@ public sealed class CurveMechanismTests
         Assert.Equal(MechanismError.Protocol(expected), client.Error);
     }
 
-    private static CurveClient Client(byte[]? serverKey = null, byte[]? publicKey = null, ICurveCryptoProvider? crypto = null) => new(new MechanismSettings
+    [Fact]
+    public void Handshake_InitiateWithIncompatibleSocketType_ServerFailsWithoutEvent()
     {
-        SocketType = SocketType.Dealer,
+        using var client = new CurveClient(ClientSettings(SocketType.Pub));
+        using var server = Server();
+
+        Run(client, server);
+
+        // libzmq's CURVE server raises no handshake event for bad metadata (docs/libzmq-behaviour.md L6).
+        Assert.Equal(MechanismStatus.Error, server.Status);
+        Assert.Equal(MechanismError.SilentProtocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA), server.Error);
+    }
+
+    [Fact]
+    public void Handshake_ReadyWithOverlongIdentity_ClientFailsWithInvalidMetadata()
+    {
+        using var client = Client();
+        using var server = new CurveServer(ServerSettings(null, zap: false, routingId: new byte[256]));
+
+        Run(client, server);
+
+        // The client's READY check is the one libzmq reports (docs/libzmq-behaviour.md L6).
+        Assert.Equal(MechanismStatus.Ready, server.Status);
+        Assert.Equal(MechanismStatus.Error, client.Status);
+        Assert.Equal(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA), client.Error);
+    }
+
+    private static CurveClient Client(byte[]? serverKey = null, byte[]? publicKey = null, ICurveCryptoProvider? crypto = null) =>
+        new(ClientSettings(SocketType.Dealer, serverKey, publicKey, crypto));
+
+    private static MechanismSettings ClientSettings(SocketType type, byte[]? serverKey = null, byte[]? publicKey = null, ICurveCryptoProvider? crypto = null) => new()
+    {
+        SocketType = type,
         Mechanism = ZmtpMechanism.Curve,
         CurvePublicKey = publicKey ?? CurveTestKeys.ClientPublic,
         CurveSecretKey = CurveTestKeys.ClientSecret,
         CurveServerKey = serverKey ?? CurveTestKeys.ServerPublic,
         CurveCrypto = crypto ?? ManagedCurveCrypto.Instance,
-    });
+    };
 
     private static CurveServer Server(bool zap = false, ICurveCryptoProvider? crypto = null) => new(ServerSettings(crypto, zap));
 
-    private static MechanismSettings ServerSettings(ICurveCryptoProvider? crypto, bool zap) => new()
+    private static MechanismSettings ServerSettings(ICurveCryptoProvider? crypto, bool zap, byte[]? routingId = null) => new()
     {
         SocketType = SocketType.Router,
+        RoutingId = routingId ?? [],
         Mechanism = ZmtpMechanism.Curve,
         AsServer = true,
         CurvePublicKey = CurveTestKeys.ServerPublic,

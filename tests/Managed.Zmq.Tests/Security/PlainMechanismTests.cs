@@ -152,6 +152,19 @@ public sealed class PlainMechanismTests
         Assert.Equal(MechanismError.Protocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA), client.Error);
     }
 
+    [Fact]
+    public void Handshake_InitiateWithIncompatibleSocketType_ServerFailsWithoutEvent()
+    {
+        using var client = Client("admin", "secret", SocketType.Pub);
+        using var server = Server(handler: true);
+
+        Run(client, server, _ => Reply("200", "admin"));
+
+        // libzmq's PLAIN server raises no handshake event for bad metadata (docs/libzmq-behaviour.md L6); its client does.
+        Assert.Equal(MechanismStatus.Error, server.Status);
+        Assert.Equal(MechanismError.SilentProtocol(ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA), server.Error);
+    }
+
     [Theory]
     [InlineData("400", 400)]
     [InlineData("500", 500)]
@@ -179,9 +192,9 @@ public sealed class PlainMechanismTests
         Assert.Equal(MechanismStatus.Handshaking, client.Status);
     }
 
-    private static PlainClient Client(string user, string password) => new(new MechanismSettings
+    private static PlainClient Client(string user, string password, SocketType type = SocketType.Dealer) => new(new MechanismSettings
     {
-        SocketType = SocketType.Dealer,
+        SocketType = type,
         Mechanism = ZmtpMechanism.Plain,
         PlainUsername = user,
         PlainPassword = password,

@@ -14,6 +14,7 @@ internal sealed class MonitorProbe : IDisposable
     public const int HandshakeFailedNoDetail = 0x0800;
     public const int HandshakeSucceeded = 0x1000;
     public const int HandshakeFailedProtocol = 0x2000;
+    public const int HandshakeFailedAuth = 0x4000;
 
     private readonly Socket _pair;
 
@@ -96,6 +97,17 @@ internal sealed class MonitorProbe : IDisposable
     }
 
     public int Count(int eventId) => Seen.Count(e => (int)e.Event == eventId);
+
+    /// <summary>
+    /// Waits for DISCONNECTED and asserts that no handshake event came before it: how libzmq ends a connection whose
+    /// peer metadata it refuses under NULL or as a PLAIN or CURVE server (docs/libzmq-behaviour.md L6).
+    /// </summary>
+    public void AssertClosedWithoutHandshakeEvent()
+    {
+        WaitFor(SocketMonitorEvent.Disconnected);
+        Assert.DoesNotContain(Seen, e => (int)e.Event is HandshakeFailedNoDetail or HandshakeSucceeded or HandshakeFailedProtocol
+            or HandshakeFailedAuth);
+    }
 
     public int Count(SocketMonitorEvent eventId) => Count((int)eventId);
 
