@@ -19,17 +19,7 @@ public sealed class MetadataInteropTests
     private const string ZapUserId = "alice";
     private const int ZmqMetadata = 95;
 
-    public static TheoryData<Mechanism, OurRole> Cases()
-    {
-        var data = new TheoryData<Mechanism, OurRole>();
-        foreach (var mechanism in Enum.GetValues<Mechanism>())
-        {
-            foreach (var role in Enum.GetValues<OurRole>())
-                data.Add(mechanism, role);
-        }
-
-        return data;
-    }
+    public static TheoryData<Mechanism, OurRole> Cases() => SecureCases.MechanismsAndRoles();
 
     [Theory]
     [MemberData(nameof(Cases))]

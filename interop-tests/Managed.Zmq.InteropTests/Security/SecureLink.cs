@@ -81,6 +81,24 @@ internal static class Secure
 
     public static void PlainServer(IEnd end) => end.SetOption(LibZmq.ZMQ_PLAIN_SERVER, 1);
 
+    /// <summary>Makes <paramref name="end"/> the server of <paramref name="mechanism"/> (nothing for NULL).</summary>
+    public static void Server(IEnd end, Mechanism mechanism, CurveKeys serverKeys)
+    {
+        if (mechanism == Mechanism.Plain)
+            PlainServer(end);
+        else if (mechanism == Mechanism.Curve)
+            CurveServer(end, serverKeys);
+    }
+
+    /// <summary>Makes <paramref name="end"/> the client of <paramref name="mechanism"/> (nothing for NULL).</summary>
+    public static void Client(IEnd end, Mechanism mechanism, string username, string password, CurveKeys clientKeys, CurveKeys serverKeys)
+    {
+        if (mechanism == Mechanism.Plain)
+            PlainClient(end, username, password);
+        else if (mechanism == Mechanism.Curve)
+            CurveClient(end, clientKeys, serverKeys.PublicZ85);
+    }
+
     public static void PlainClient(IEnd end, string username, string password)
     {
         SetString(end, LibZmq.ZMQ_PLAIN_USERNAME, username);
@@ -175,17 +193,25 @@ internal sealed class SecureLink : IDisposable
 internal static class SecureCases
 {
     /// <summary>Both topologies × both security roles.</summary>
-    public static TheoryData<Topology, OurRole> All()
+    public static TheoryData<Topology, OurRole> All() => Every<Topology, OurRole>();
+
+    public static TheoryData<OurRole> Roles() => new(Enum.GetValues<OurRole>());
+
+    /// <summary>Every mechanism × both security roles.</summary>
+    public static TheoryData<Mechanism, OurRole> MechanismsAndRoles() => Every<Mechanism, OurRole>();
+
+    /// <summary>Every value of <typeparamref name="TFirst"/> with every value of <typeparamref name="TSecond"/>.</summary>
+    private static TheoryData<TFirst, TSecond> Every<TFirst, TSecond>()
+        where TFirst : struct, Enum
+        where TSecond : struct, Enum
     {
-        var data = new TheoryData<Topology, OurRole>();
-        foreach (var topology in Enum.GetValues<Topology>())
+        var data = new TheoryData<TFirst, TSecond>();
+        foreach (var first in Enum.GetValues<TFirst>())
         {
-            foreach (var role in Enum.GetValues<OurRole>())
-                data.Add(topology, role);
+            foreach (var second in Enum.GetValues<TSecond>())
+                data.Add(first, second);
         }
 
         return data;
     }
-
-    public static TheoryData<OurRole> Roles() => new(Enum.GetValues<OurRole>());
 }

@@ -10,17 +10,7 @@ namespace Managed.Zmq.InteropTests.Security;
 /// </summary>
 public sealed class SocketTypeMismatchInteropTests
 {
-    public static TheoryData<Mechanism, OurRole> Cases()
-    {
-        var data = new TheoryData<Mechanism, OurRole>();
-        foreach (var mechanism in Enum.GetValues<Mechanism>())
-        {
-            foreach (var role in Enum.GetValues<OurRole>())
-                data.Add(mechanism, role);
-        }
-
-        return data;
-    }
+    public static TheoryData<Mechanism, OurRole> Cases() => SecureCases.MechanismsAndRoles();
 
     [Theory, MemberData(nameof(Cases))]
     public Task Handshake_IncompatibleSocketTypes_EventsAsLibzmq(Mechanism mechanism, OurRole role) => Deadline.Run(() =>
@@ -29,20 +19,8 @@ public sealed class SocketTypeMismatchInteropTests
         var clientKeys = CurveKeys.New();
         var topology = role == OurRole.Server ? Topology.ManagedBinds : Topology.NativeBinds; // the server binds
         using var link = new SecureLink(topology, role, SocketType.Pub, SocketType.Req,
-            end =>
-            {
-                if (mechanism == Mechanism.Plain)
-                    Secure.PlainServer(end);
-                else if (mechanism == Mechanism.Curve)
-                    Secure.CurveServer(end, serverKeys);
-            },
-            end =>
-            {
-                if (mechanism == Mechanism.Plain)
-                    Secure.PlainClient(end, "user", "password");
-                else if (mechanism == Mechanism.Curve)
-                    Secure.CurveClient(end, clientKeys, serverKeys.PublicZ85);
-            },
+            end => Secure.Server(end, mechanism, serverKeys),
+            end => Secure.Client(end, mechanism, "user", "password", clientKeys, serverKeys),
             // PLAIN needs a ZAP handler to get as far as the metadata; it accepts everyone.
             zap: mechanism == Mechanism.Plain ? _ => ZapAnswer.Accept : null);
 

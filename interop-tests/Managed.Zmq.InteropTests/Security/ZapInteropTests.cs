@@ -54,18 +54,9 @@ public sealed class ZapInteropTests
             {
                 end.SetOption(LibZmq.ZMQ_ROUTING_ID, ServerRoutingId);
                 Secure.SetString(end, LibZmq.ZMQ_ZAP_DOMAIN, Domain);
-                if (mechanism == Mechanism.Plain)
-                    Secure.PlainServer(end);
-                else if (mechanism == Mechanism.Curve)
-                    Secure.CurveServer(end, serverKeys);
+                Secure.Server(end, mechanism, serverKeys);
             },
-            end =>
-            {
-                if (mechanism == Mechanism.Plain)
-                    Secure.PlainClient(end, User, password);
-                else if (mechanism == Mechanism.Curve)
-                    Secure.CurveClient(end, clientKeys, serverKeys.PublicZ85);
-            },
+            end => Secure.Client(end, mechanism, User, password, clientKeys, serverKeys),
             zap);
     }
 
