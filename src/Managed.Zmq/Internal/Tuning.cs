@@ -396,6 +396,13 @@ internal static class Tuning
         public const long SpareBudget = 8 * 1024 * 1024;
 
         /// <summary>
+        /// Drained segments a frame queue keeps without their buffers (which went back to the segment pool), so that
+        /// refilling beyond <see cref="SpareBudget"/> allocates no segment objects: 512 covers a queue full of frames
+        /// just under the large-frame size at the default HWM (two to a 64 KiB segment), at a few dozen bytes each.
+        /// </summary>
+        public const int BareSegmentsKept = 512;
+
+        /// <summary>
         /// A connection that stopped reading because its inbound queue reached the receive HWM reads again once
         /// the queue is down to HWM / this: half, so a reader that drains steadily restarts it once per half HWM,
         /// not once per message.

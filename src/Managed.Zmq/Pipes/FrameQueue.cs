@@ -60,6 +60,13 @@ internal sealed partial class FrameQueue
     /// </summary>
     private readonly Stack<FrameSegment> _spares = new();
 
+    /// <summary>
+    /// Drained segments whose buffers went back to the segment pool (beyond <see cref="SpareBudget"/>), kept so the
+    /// producer's next segment from the pool needs no new <see cref="FrameSegment"/> either; at most
+    /// <see cref="Tuning.Pipes.BareSegmentsKept"/>, under the <see cref="_spares"/> lock.
+    /// </summary>
+    private readonly Stack<FrameSegment> _bareSegments = new();
+
     /// <summary>Bytes held in <see cref="_spares"/>; bounded by <see cref="SpareBudget"/>.</summary>
     private long _spareBytes;
 
@@ -101,8 +108,7 @@ internal sealed partial class FrameQueue
         {
             size = LargeSegmentSize;
         }
-        var next = TakeSpare(size, _tail.BaseOffset + carryFrom)
-            ?? new FrameSegment(SegmentPool.Shared.Rent(size), _tail.BaseOffset + carryFrom);
+        var next = TakeSpare(size, _tail.BaseOffset + carryFrom) ?? NewSegment(size, _tail.BaseOffset + carryFrom);
         if (carried > 0)
         {
             Buffer.BlockCopy(_tail.Buffer, carryFrom, next.Buffer, 0, carried);
@@ -282,6 +288,36 @@ internal sealed partial class FrameQueue
         }
 
         SegmentPool.Shared.Return(segment.Buffer);
+        lock (_spares)
+        {
+            if (_bareSegments.Count < Tuning.Pipes.BareSegmentsKept)
+            {
+                segment.Buffer = [];
+                _bareSegments.Push(segment);
+            }
+        }
+    }
+
+    /// <summary>A segment of at least <paramref name="size"/> bytes from the segment pool, in a kept bare segment if there is one.</summary>
+    private FrameSegment NewSegment(int size, long baseOffset)
+    {
+        byte[] buffer = SegmentPool.Shared.Rent(size);
+        FrameSegment? bare = null;
+        lock (_spares)
+        {
+            _bareSegments.TryPop(out bare);
+        }
+
+        if (bare is null)
+        {
+            return new FrameSegment(buffer, baseOffset);
+        }
+
+        bare.Buffer = buffer;
+        bare.BaseOffset = baseOffset;
+        bare.End = 0;
+        bare.Next = null;
+        return bare;
     }
 
     /// <summary>Same as <see cref="Peek"/> but as memory, for the write loop's socket send.</summary>

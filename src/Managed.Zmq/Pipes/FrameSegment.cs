@@ -9,8 +9,8 @@ internal sealed class FrameSegment
         BaseOffset = baseOffset;
     }
 
-    /// <summary>The bytes; rented from <see cref="Buffers.SegmentPool"/>.</summary>
-    public byte[] Buffer { get; }
+    /// <summary>The bytes; rented from <see cref="Buffers.SegmentPool"/>. Replaced only while the segment is out of its queue's chain.</summary>
+    public byte[] Buffer { get; set; }
 
     /// <summary>Queue-wide position of <c>Buffer[0]</c>; set again when the segment is reused.</summary>
     public long BaseOffset { get; set; }
