@@ -35,32 +35,10 @@ internal sealed class TcpAddress : TransportAddress
             rest = rest[(semicolon + 1)..];
         }
 
-        int colon = rest.LastIndexOf(':');
-        if (colon <= 0 || colon == rest.Length - 1)
+        int split = HostPortText.TrySplit(rest, forBind, out string host, out int port);
+        if (split != 0)
         {
-            return ZmqConstants.EINVAL;
-        }
-
-        string host = rest[..colon];
-        string portText = rest[(colon + 1)..];
-        int port;
-        if (portText == "*")
-        {
-            if (!forBind)
-            {
-                return ZmqConstants.EINVAL;
-            }
-
-            port = 0;
-        }
-        else if (!int.TryParse(portText, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > 65535 || (!forBind && port == 0))
-        {
-            return ZmqConstants.EINVAL;
-        }
-
-        if (host.StartsWith('[') && host.EndsWith(']'))
-        {
-            host = host[1..^1];
+            return split;
         }
 
         if (host.Length == 0)

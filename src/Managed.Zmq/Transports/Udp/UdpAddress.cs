@@ -81,27 +81,10 @@ internal sealed class UdpAddress
             name = rest[(semicolon + 1)..];
         }
 
-        int colon = name.LastIndexOf(':');
-        if (colon <= 0 || colon == name.Length - 1)
+        int split = HostPortText.TrySplit(name, forBind, out string host, out int port);
+        if (split != 0)
         {
-            return ZmqConstants.EINVAL;
-        }
-
-        string host = name[..colon];
-        string portText = name[(colon + 1)..];
-        int port;
-        if (portText == "*" && forBind)
-        {
-            port = 0;
-        }
-        else if (!int.TryParse(portText, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > ushort.MaxValue || (!forBind && port == 0))
-        {
-            return ZmqConstants.EINVAL;
-        }
-
-        if (host.StartsWith('[') && host.EndsWith(']'))
-        {
-            host = host[1..^1];
+            return split;
         }
 
         IPAddress? target = ResolveHost(host, forBind, ipv6, out int error);
@@ -142,7 +125,7 @@ internal sealed class UdpAddress
             return ZmqConstants.ENODEV;
         }
 
-        address = new UdpAddress(original, new IPEndPoint(target, port), bind, interfaceIndex, rest[..(rest.Length - portText.Length - 1)]);
+        address = new UdpAddress(original, new IPEndPoint(target, port), bind, interfaceIndex, rest[..rest.LastIndexOf(':')]);
         return 0;
     }
 
