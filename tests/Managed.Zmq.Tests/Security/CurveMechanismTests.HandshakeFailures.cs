@@ -1,11 +1,7 @@
-using System.Buffers.Binary;
-using System.Text;
 using Managed.Zmq.Security;
 using Managed.Zmq.Security.Crypto;
 using Managed.Zmq.Tests.Security.Crypto;
-using Managed.Zmq.Tests.Security.Support;
 using Managed.Zmq.Tests.Wire.Support;
-using Managed.Zmq.Wire;
 using static Managed.Zmq.Tests.Security.Support.MechanismHarness;
 
 namespace Managed.Zmq.Tests.Security;
