@@ -6,7 +6,7 @@ namespace Managed.Zmq.InteropTests.Security;
 /// <summary>
 /// CURVE (RFC 25/26) against libzmq with matching keys, in all four combinations of who binds and
 /// who is the CURVE server: every pattern's traffic, commands tunnelled in MESSAGE (SUBSCRIBE,
-/// CANCEL, PING, PONG with payload flag 0x02, erratum 5 / L9) and large frames all survive the boxes.
+/// CANCEL, PING, PONG with payload flag 0x02, docs/libzmq-behaviour.md L9) and large frames all survive the boxes.
 /// </summary>
 public sealed class CurveInteropTests
 {

@@ -6,7 +6,7 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// The client side of CurveZMQ (RFC 26 with errata 2-6 and docs/libzmq-behaviour.md L9): HELLO, WELCOME, INITIATE (cookie,
+/// The client side of CurveZMQ (RFC 26, as libzmq reads it: docs/libzmq-behaviour.md L9): HELLO, WELCOME, INITIATE (cookie,
 /// vouch, metadata), READY, then MESSAGE traffic.
 /// </summary>
 internal sealed class CurveClient : CurveMechanismBase

@@ -8,7 +8,7 @@ namespace Managed.Zmq.Security;
 
 /// <summary>
 /// What the CURVE client and server share: short nonces and the MESSAGE encoding of traffic
-/// (RFC 26 §The MESSAGE Command, errata 3 and 5, docs/libzmq-behaviour.md L9).
+/// (RFC 26 §The MESSAGE Command, with libzmq's nonce prefixes and COMMAND flag: docs/libzmq-behaviour.md L9).
 /// </summary>
 internal abstract class CurveMechanismBase : MechanismBase
 {

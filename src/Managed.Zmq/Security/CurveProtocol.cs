@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Security;
 
-/// <summary>CurveZMQ's sizes and nonce prefixes (RFC 26 §High-level Grammar, with errata 2 and 3).</summary>
+/// <summary>CurveZMQ's sizes and nonce prefixes (RFC 26 §High-level Grammar, as libzmq reads it: docs/libzmq-behaviour.md L9).</summary>
 internal static class CurveProtocol
 {
     /// <summary>Every key: 32 octets (RFC 26 §CurveZMQ Commands).</summary>
@@ -21,7 +21,7 @@ internal static class CurveProtocol
     /// <summary>HELLO's body: exactly 200 octets.</summary>
     public const int HelloBodySize = 200;
 
-    /// <summary>HELLO's anti-amplification padding: 72 octets (erratum 2).</summary>
+    /// <summary>HELLO's anti-amplification padding: 72 octets, as the 200-octet total and libzmq have it (docs/libzmq-behaviour.md L9).</summary>
     public const int HelloPaddingSize = 72;
 
     /// <summary>WELCOME's body: exactly 168 octets.</summary>
@@ -48,7 +48,7 @@ internal static class CurveProtocol
     /// <summary>Payload flag bit 0: more frames follow (RFC 26 §The MESSAGE Command).</summary>
     public const byte FlagMore = 0x01;
 
-    /// <summary>Payload flag bit 1: the payload is a ZMTP command (erratum 5; docs/libzmq-behaviour.md L9).</summary>
+    /// <summary>Payload flag bit 1: the payload is a ZMTP command (docs/libzmq-behaviour.md L9; RFC 26 reserves the bit).</summary>
     public const byte FlagCommand = 0x02;
 
     public static ReadOnlySpan<byte> HelloPrefix => "CurveZMQHELLO---"u8;
@@ -63,13 +63,13 @@ internal static class CurveProtocol
 
     public static ReadOnlySpan<byte> ReadyPrefix => "CurveZMQREADY---"u8;
 
-    /// <summary>MESSAGE from the client (erratum 3).</summary>
+    /// <summary>MESSAGE from the client (docs/libzmq-behaviour.md L9).</summary>
     public static ReadOnlySpan<byte> ClientMessagePrefix => "CurveZMQMESSAGEC"u8;
 
-    /// <summary>MESSAGE from the server (erratum 3).</summary>
+    /// <summary>MESSAGE from the server (docs/libzmq-behaviour.md L9).</summary>
     public static ReadOnlySpan<byte> ServerMessagePrefix => "CurveZMQMESSAGES"u8;
 
-    /// <summary>The MESSAGE body's first eight octets: 07 "MESSAGE" (erratum 6).</summary>
+    /// <summary>The MESSAGE body's first eight octets: 07 "MESSAGE", a length octet and the name (docs/libzmq-behaviour.md L9).</summary>
     public static ReadOnlySpan<byte> MessageCommandPrefix => "\u0007MESSAGE"u8;
 
     /// <summary>Writes prefix ‖ tail into a 24-octet nonce.</summary>

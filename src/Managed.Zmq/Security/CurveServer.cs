@@ -6,7 +6,7 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// The server side of CurveZMQ (RFC 26 with errata 2-6 and docs/libzmq-behaviour.md L9). ZAP, when a handler is bound, sees
+/// The server side of CurveZMQ (RFC 26, as libzmq reads it: docs/libzmq-behaviour.md L9). ZAP, when a handler is bound, sees
 /// the client's permanent key after INITIATE; without one, every client is accepted (as in Net.Zmq).
 /// </summary>
 internal sealed class CurveServer : CurveMechanismBase

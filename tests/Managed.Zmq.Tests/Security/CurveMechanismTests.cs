@@ -11,8 +11,9 @@ using static Managed.Zmq.Tests.Security.Support.MechanismHarness;
 namespace Managed.Zmq.Tests.Security;
 
 /// <summary>
-/// CurveZMQ (RFC 26, errata 2-6, L9) client and server with no sockets: handshakes, ZAP and metadata here; traffic in
-/// CurveMechanismTests.Traffic.cs, refused handshake commands in CurveMechanismTests.HandshakeFailures.cs.
+/// CurveZMQ (RFC 26, as libzmq reads it: docs/libzmq-behaviour.md L9) client and server with no sockets:
+/// handshakes, ZAP and metadata here; traffic in CurveMechanismTests.Traffic.cs, refused handshake commands in
+/// CurveMechanismTests.HandshakeFailures.cs.
 /// </summary>
 public sealed partial class CurveMechanismTests
 {

@@ -33,7 +33,7 @@ internal static class ZapClient
     /// </summary>
     /// <param name="domain">ZMQ_ZAP_DOMAIN; may be empty for PLAIN and CURVE (docs/libzmq-behaviour.md L21).</param>
     /// <param name="address">The peer's IP address without port.</param>
-    /// <param name="routingId">Our own socket's routing id, not the peer's (erratum 13).</param>
+    /// <param name="routingId">Our own socket's routing id, not the peer's, as libzmq sends (docs/libzmq-behaviour.md L21).</param>
     /// <param name="mechanism">The mechanism in use.</param>
     /// <param name="credentials">NULL: none; PLAIN: user name and password; CURVE: the client's 32-octet public key.</param>
     public static byte[][] BuildRequest(string domain, string address, ReadOnlySpan<byte> routingId, ZmtpMechanism mechanism, params byte[][] credentials)

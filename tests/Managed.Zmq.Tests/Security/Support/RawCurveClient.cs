@@ -8,8 +8,8 @@ using NetSocket = System.Net.Sockets.Socket;
 namespace Managed.Zmq.Tests.Security.Support;
 
 /// <summary>
-/// A CURVE client written by hand over a raw <see cref="NetSocket"/>, from RFC 26's grammar (with
-/// errata 2, 3 and 6) and the primitives only, so that every command can be built wrongly on
+/// A CURVE client written by hand over a raw <see cref="NetSocket"/>, from RFC 26's grammar (as libzmq
+/// reads it, docs/libzmq-behaviour.md L9) and the primitives only, so that every command can be built wrongly on
 /// purpose: a short HELLO, a bad version, a short INITIATE, a bad vouch, a forged or replayed
 /// MESSAGE. Every read has a receive timeout, so nothing here can hang a test.
 /// </summary>
@@ -144,7 +144,7 @@ internal sealed class RawCurveClient : IDisposable
         ReadReady();
     }
 
-    /// <summary>MESSAGE per RFC 26 (erratum 3: client prefix "CurveZMQMESSAGEC"): 07 MESSAGE, short nonce, Box[flags + payload].</summary>
+    /// <summary>MESSAGE per RFC 26 (client prefix "CurveZMQMESSAGEC", docs/libzmq-behaviour.md L9): 07 MESSAGE, short nonce, Box[flags + payload].</summary>
     public byte[] BuildMessage(byte[] payload, ulong? nonce = null, byte flags = 0)
     {
         var n = nonce ?? NextNonce++;
