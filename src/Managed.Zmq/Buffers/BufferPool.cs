@@ -134,8 +134,14 @@ internal sealed class BufferPool
     }
 
     /// <summary>Gets the bucket index for a request of <paramref name="size"/> bytes (at most 4 MiB).</summary>
-    public static int GetBucketIndex(int size) =>
-        size <= MinBucketSize ? 0 : BitOperations.Log2((uint)(size - 1)) + 1 - BitOperations.Log2(MinBucketSize);
+    public static int GetBucketIndex(int size) => SizeClassIndex(size, MinBucketSize);
+
+    /// <summary>
+    /// The index of the smallest power of two from <paramref name="smallest"/> up that holds <paramref name="size"/>:
+    /// 0 for <paramref name="smallest"/>, 1 for twice that, and so on (MessagePool's buckets, SegmentPool's sizes).
+    /// </summary>
+    public static int SizeClassIndex(int size, int smallest) =>
+        size <= smallest ? 0 : BitOperations.Log2((uint)(size - 1)) + 1 - BitOperations.Log2((uint)smallest);
 
     /// <summary>Gets the capacity in bytes of bucket <paramref name="index"/>.</summary>
     public static int GetBucketCapacity(int index) => MinBucketSize << index;

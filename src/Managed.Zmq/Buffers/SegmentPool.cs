@@ -32,12 +32,7 @@ internal sealed class SegmentPool
     /// <summary>The largest pooled size; larger requests go to <see cref="ArrayPool{T}.Shared"/>.</summary>
     public const int MaxSize = Tuning.Pools.MaxPooledSegmentSize;
 
-    private static readonly int s_minShift = BitOperations.Log2(MinSize);
-
     private readonly SizeClass[] _classes;
-
-    /// <summary>Bytes held now, over all sizes.</summary>
-    private long _pooledBytes;
 
     /// <summary>Rents so far: each size remembers the number of its last, which orders the sizes by how recently they were used.</summary>
     private long _rents;
@@ -55,8 +50,23 @@ internal sealed class SegmentPool
     /// <summary>Bytes the pool may hold over all sizes.</summary>
     public long Budget { get; }
 
-    /// <summary>Bytes the pool holds now (tests and diagnostics).</summary>
-    public long PooledBytes => Volatile.Read(ref _pooledBytes);
+    /// <summary>
+    /// Bytes the pool holds now, summed over the sizes without their locks: exact while nobody rents or returns,
+    /// and otherwise off by the arrays moving meanwhile, which is all the budget check needs.
+    /// </summary>
+    public long PooledBytes
+    {
+        get
+        {
+            long bytes = 0;
+            foreach (SizeClass sizeClass in _classes)
+            {
+                bytes += (long)sizeClass.Count * sizeClass.Size;
+            }
+
+            return bytes;
+        }
+    }
 
     /// <summary>An array of at least <paramref name="size"/> bytes (a power of two), with unspecified content.</summary>
     public byte[] Rent(int size)
@@ -66,10 +76,9 @@ internal sealed class SegmentPool
             return ArrayPool<byte>.Shared.Rent(size);
         }
 
-        SizeClass sizeClass = _classes[ClassIndex(size)];
+        SizeClass sizeClass = _classes[BufferPool.SizeClassIndex(size, MinSize)];
         if (sizeClass.TryPop(Interlocked.Increment(ref _rents), out byte[]? array))
         {
-            Interlocked.Add(ref _pooledBytes, -array.Length);
             return array;
         }
 
@@ -96,11 +105,11 @@ internal sealed class SegmentPool
             return;
         }
 
-        SizeClass sizeClass = _classes[ClassIndex(length)];
-        long over = Interlocked.Add(ref _pooledBytes, length) - Budget;
-        if ((over > 0 && !MakeRoom(sizeClass, over)) || !sizeClass.TryPush(array))
+        SizeClass sizeClass = _classes[BufferPool.SizeClassIndex(length, MinSize)];
+        long over = PooledBytes + length - Budget;
+        if (over <= 0 || MakeRoom(sizeClass, over))
         {
-            Interlocked.Add(ref _pooledBytes, -length);
+            sizeClass.Push(array);
         }
     }
 
@@ -128,9 +137,7 @@ internal sealed class SegmentPool
                 return false;
             }
 
-            long dropped = stalest.DropUpTo(over);
-            Interlocked.Add(ref _pooledBytes, -dropped);
-            over -= dropped;
+            over -= stalest.DropUpTo(over);
         }
 
         return true;
@@ -144,7 +151,7 @@ internal sealed class SegmentPool
     {
         foreach (SizeClass sizeClass in _classes)
         {
-            Interlocked.Add(ref _pooledBytes, -sizeClass.TrimIfIdleSince(idleSince));
+            sizeClass.TrimIfIdleSince(idleSince);
         }
     }
 
@@ -155,9 +162,6 @@ internal sealed class SegmentPool
         bool memoryShort = memory.MemoryLoadBytes >= memory.HighMemoryLoadThresholdBytes;
         Trim(memoryShort ? long.MaxValue : Environment.TickCount64 - Tuning.Pools.SegmentPoolIdleTrimMilliseconds);
     }
-
-    private static int ClassIndex(int size) =>
-        size <= MinSize ? 0 : BitOperations.Log2((uint)(size - 1)) + 1 - s_minShift;
 
     private static SegmentPool CreateShared()
     {
@@ -219,7 +223,8 @@ internal sealed class SegmentPool
             }
         }
 
-        public bool TryPush(byte[] array)
+        /// <summary>Keeps <paramref name="array"/>, unless this size already holds the whole budget's worth.</summary>
+        public void Push(byte[] array)
         {
             lock (this)
             {
@@ -227,14 +232,13 @@ internal sealed class SegmentPool
                 {
                     if (_count >= capacity)
                     {
-                        return false;
+                        return;
                     }
 
                     Array.Resize(ref _stack, (int)Math.Min(_count * 2L, capacity));
                 }
 
                 _stack[_count++] = array;
-                return true;
             }
         }
 
@@ -254,20 +258,16 @@ internal sealed class SegmentPool
             }
         }
 
-        /// <summary>Drops every array if the size was last rented before <paramref name="idleSince"/>; the bytes dropped.</summary>
-        public long TrimIfIdleSince(long idleSince)
+        /// <summary>Drops every array if the size was last rented before <paramref name="idleSince"/>.</summary>
+        public void TrimIfIdleSince(long idleSince)
         {
             lock (this)
             {
-                if (_lastRent >= idleSince)
+                if (_lastRent < idleSince)
                 {
-                    return 0;
+                    Array.Clear(_stack, 0, _count);
+                    _count = 0;
                 }
-
-                long dropped = (long)_count * Size;
-                Array.Clear(_stack, 0, _count);
-                _count = 0;
-                return dropped;
             }
         }
     }

@@ -4,7 +4,7 @@ namespace Managed.Zmq.Engine;
 
 /// <summary>
 /// The monitor event a failed handshake raises, as libzmq raises it: the mechanism's own verdict
-/// when it has one, HANDSHAKE_FAILED_PROTOCOL for a broken or incompatible peer, NO_DETAIL otherwise.
+/// when it has one, HANDSHAKE_FAILED_PROTOCOL for a broken peer, NO_DETAIL otherwise.
 /// Decided here, beside the handshake, so that the monitor knows no engine type.
 /// </summary>
 internal static class HandshakeFailureReport
@@ -30,7 +30,7 @@ internal static class HandshakeFailureReport
 
         switch (result.Outcome)
         {
-            case HandshakeOutcome.ProtocolError or HandshakeOutcome.IncompatibleSocketType or HandshakeOutcome.UnsupportedVersion:
+            case HandshakeOutcome.ProtocolError or HandshakeOutcome.UnsupportedVersion:
                 monitor.Emit(SocketMonitor.HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED, endpoint);
                 break;
             default:

@@ -108,7 +108,7 @@ internal sealed partial class FrameQueue
         {
             size = LargeSegmentSize;
         }
-        var next = TakeSpare(size, _tail.BaseOffset + carryFrom) ?? NewSegment(size, _tail.BaseOffset + carryFrom);
+        var next = NextSegment(size, _tail.BaseOffset + carryFrom);
         if (carried > 0)
         {
             Buffer.BlockCopy(_tail.Buffer, carryFrom, next.Buffer, 0, carried);
@@ -243,81 +243,72 @@ internal sealed partial class FrameQueue
         }
     }
 
-    private FrameSegment? TakeSpare(int size, long baseOffset)
+    /// <summary>
+    /// The producer's next segment, of at least <paramref name="size"/> bytes: a spare when the top one is large
+    /// enough (segments of one queue come in one or two sizes, so looking at the top is enough), else a buffer from
+    /// the segment pool, in a kept bare segment when there is one.
+    /// </summary>
+    private FrameSegment NextSegment(int size, long baseOffset)
     {
-        if (Volatile.Read(ref _spareBytes) == 0)
-        {
-            return null;
-        }
-
-        FrameSegment? spare = null;
+        FrameSegment? segment = null;
+        bool spare = false;
         lock (_spares)
         {
-            // Segments of one queue come in one or two sizes, so looking at the top is enough.
             if (_spares.TryPeek(out var top) && top.Buffer.Length >= size)
             {
-                spare = _spares.Pop();
-                _spareBytes -= spare.Buffer.Length;
+                segment = _spares.Pop();
+                _spareBytes -= segment.Buffer.Length;
+                spare = true;
+            }
+            else
+            {
+                _bareSegments.TryPop(out segment);
             }
         }
 
-        if (spare is not null)
+        if (!spare)
         {
-            spare.BaseOffset = baseOffset;
-            spare.End = 0;
-            spare.Next = null;
+            byte[] buffer = SegmentPool.Shared.Rent(size);
+            if (segment is null)
+            {
+                return new FrameSegment(buffer, baseOffset);
+            }
+
+            segment.Buffer = buffer;
         }
 
-        return spare;
+        segment!.BaseOffset = baseOffset;
+        segment.End = 0;
+        segment.Next = null;
+        return segment;
     }
 
+    /// <summary>
+    /// Consumer: keeps a drained segment as a spare while <see cref="SpareBudget"/> allows, else gives its buffer to
+    /// the segment pool and keeps the bare segment for <see cref="NextSegment"/> (up to
+    /// <see cref="Tuning.Pipes.BareSegmentsKept"/>).
+    /// </summary>
     private void Recycle(FrameSegment segment)
     {
-        int length = segment.Buffer.Length;
-        if (length is >= MaxSegmentSize and <= MaxSpareSize)
-        {
-            lock (_spares)
-            {
-                if (_spareBytes + length <= SpareBudget)
-                {
-                    _spares.Push(segment);
-                    _spareBytes += length;
-                    return;
-                }
-            }
-        }
-
-        SegmentPool.Shared.Return(segment.Buffer);
+        byte[] buffer = segment.Buffer;
+        int length = buffer.Length;
         lock (_spares)
         {
+            if (length is >= MaxSegmentSize and <= MaxSpareSize && _spareBytes + length <= SpareBudget)
+            {
+                _spares.Push(segment);
+                _spareBytes += length;
+                return;
+            }
+
             if (_bareSegments.Count < Tuning.Pipes.BareSegmentsKept)
             {
                 segment.Buffer = [];
                 _bareSegments.Push(segment);
             }
         }
-    }
 
-    /// <summary>A segment of at least <paramref name="size"/> bytes from the segment pool, in a kept bare segment if there is one.</summary>
-    private FrameSegment NewSegment(int size, long baseOffset)
-    {
-        byte[] buffer = SegmentPool.Shared.Rent(size);
-        FrameSegment? bare = null;
-        lock (_spares)
-        {
-            _bareSegments.TryPop(out bare);
-        }
-
-        if (bare is null)
-        {
-            return new FrameSegment(buffer, baseOffset);
-        }
-
-        bare.Buffer = buffer;
-        bare.BaseOffset = baseOffset;
-        bare.End = 0;
-        bare.Next = null;
-        return bare;
+        SegmentPool.Shared.Return(buffer);
     }
 
     /// <summary>Same as <see cref="Peek"/> but as memory, for the write loop's socket send.</summary>
