@@ -62,16 +62,13 @@ internal sealed partial class ZmtpConnection
         }
 
         int external = FindExternal(batch);
-        if (external == 0)
+        if (external >= 0)
         {
-            return TryWriteDirectExternal(pipe, batch);
-        }
-
-        if (external > 0)
-        {
-            // Small frames before a large one (an envelope: REQ's delimiter, ROUTER's identity): they go first, then
-            // the large frame, as the write loop would send them.
-            return _cipher is null && TryWriteDirectFrames(pipe, batch[..external]) && TryWriteDirectExternal(pipe, batch[external..]);
+            // Not under CURVE. Small frames before the large one (an envelope: REQ's delimiter, ROUTER's identity) go
+            // first, then the large frame, as the write loop would send them.
+            return _cipher is null
+                && (external == 0 || TryWriteDirectFrames(pipe, batch[..external]))
+                && TryWriteDirectExternal(pipe, batch[external..]);
         }
 
         if (_cipher is not null)
@@ -132,16 +129,9 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private bool TryWriteDirectExternal(StreamPipe pipe, ReadOnlySpan<byte> batch)
     {
-        if (_cipher is not null)
-        {
-            return false;
-        }
-
         var payload = pipe.PeekPayload();
-        int queued = QueuedFrame.Read(batch, out var header, out _);
         Span<byte> headerBytes = stackalloc byte[ZmtpFrame.MaxHeaderLength];
-        batch[..queued].CopyTo(headerBytes);
-        headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
+        int queued = QueuedFrame.CopyWireHeader(batch, headerBytes, out var header);
         int sent;
         int length;
         if (payload.HasHeadroom)

@@ -154,11 +154,9 @@ internal sealed partial class ZmtpConnection
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendExternalFrameAsync(StreamPipe pipe, ReadOnlyMemory<byte> batch)
     {
-        int queued = QueuedFrame.Read(batch.Span, out var header, out _);
         var payload = pipe.PeekPayload();
         var headerBytes = _headerScratch;
-        batch.Span[..queued].CopyTo(headerBytes);
-        headerBytes[0] &= unchecked((byte)~QueuedFrame.ExternalMarker);
+        int queued = QueuedFrame.CopyWireHeader(batch.Span, headerBytes, out var header);
 
         // Less what a direct write sent already (never under CURVE).
         int sentAlready = _directSentExternal;

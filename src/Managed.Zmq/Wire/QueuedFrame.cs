@@ -24,6 +24,18 @@ internal static class QueuedFrame
         return external ? header.HeaderLength : header.HeaderLength + (int)header.BodyLength;
     }
 
+    /// <summary>
+    /// Copies the header of the frame held by reference at the start of <paramref name="frames"/> into
+    /// <paramref name="destination"/> as it goes on the wire (marker cleared, the queue left intact); returns its length.
+    /// </summary>
+    public static int CopyWireHeader(ReadOnlySpan<byte> frames, Span<byte> destination, out ZmtpFrameHeader header)
+    {
+        int length = Read(frames, out header, out _);
+        frames[..length].CopyTo(destination);
+        destination[0] &= unchecked((byte)~ExternalMarker);
+        return length;
+    }
+
     /// <summary>Decodes the frame at the start of <paramref name="frames"/> (a whole frame the producer committed).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static QueuedFrameInfo Decode(ReadOnlySpan<byte> frames)
