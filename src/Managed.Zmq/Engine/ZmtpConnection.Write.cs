@@ -96,7 +96,7 @@ internal sealed partial class ZmtpConnection
                     }
                 }
 
-                int external = FindExternal(batch.Span);
+                int external = ScanBatch(batch.Span, out int messages, out bool endsMidMessage);
                 if (external == 0)
                 {
                     await SendExternalFrameAsync(pipe, batch).ConfigureAwait(true);
@@ -109,7 +109,6 @@ internal sealed partial class ZmtpConnection
                     batch = batch[..external];
                 }
 
-                int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 if (_directSentPrefix > 0)
                 {
                     // The socket thread sent the head of this batch before the kernel's buffer filled.
@@ -293,6 +292,35 @@ internal sealed partial class ZmtpConnection
         {
             await _transport.SendAsync(_cipherOut.AsMemory(0, pending)).ConfigureAwait(true);
         }
+    }
+
+    /// <summary>
+    /// The write loop's one walk over a batch: the offset of its first frame held by reference (-1 when none), and the
+    /// messages that end before that offset (frames are whole by construction). One walk, not a search and then a count:
+    /// the walk touches every cache line of the batch, and the producer may be writing the lines after it.
+    /// </summary>
+    private static int ScanBatch(ReadOnlySpan<byte> frames, out int messages, out bool endsMidMessage)
+    {
+        messages = 0;
+        endsMidMessage = false;
+        foreach (var frame in new QueuedFrames(frames))
+        {
+            if (frame.IsExternal)
+            {
+                return frame.Offset;
+            }
+
+            if (!frame.IsCommand)
+            {
+                endsMidMessage = frame.More;
+                if (!frame.More)
+                {
+                    messages++;
+                }
+            }
+        }
+
+        return -1;
     }
 
     /// <summary>Counts the messages that end in <paramref name="frames"/> (frames are whole by construction).</summary>

@@ -127,7 +127,7 @@ internal sealed partial class ZmtpConnection
                     continue;
                 }
 
-                int external = FindExternal(batch.Span);
+                int external = ScanBatch(batch.Span, out int messages, out bool endsMidMessage);
                 if (external == 0)
                 {
                     await SendZmtp10ExternalFrameAsync(pipe, batch).ConfigureAwait(true);
@@ -139,7 +139,6 @@ internal sealed partial class ZmtpConnection
                     batch = batch[..external];
                 }
 
-                int messages = CountMessages(batch.Span, out bool endsMidMessage);
                 await SendZmtp10FramesAsync(batch).ConfigureAwait(true);
                 CompleteWrite(pipe, batch.Length, messages, endsMidMessage);
             }
