@@ -90,6 +90,12 @@ internal static partial class Tuning
         public const int BareSegmentsKept = 512;
 
         /// <summary>
+        /// How far past its write position a producer asks the CPU to fetch the queue's memory after each small frame
+        /// (<see cref="Managed.Zmq.Pipes.FrameQueue.PrefetchNextWrite"/>): one cache line, where the next frame starts.
+        /// </summary>
+        public const int WritePrefetchDistance = 64;
+
+        /// <summary>
         /// A connection that stopped reading because its inbound queue reached the receive HWM reads again once
         /// the queue is down to HWM / this: half, so a reader that drains steadily restarts it once per half HWM,
         /// not once per message.

@@ -117,6 +117,7 @@ internal sealed partial class StreamPipe : Pipe
         var data = frame.Bytes;
         var span = Outbound.GetSpan(QueuedFrame.GetLength(data.Length));
         Outbound.Advance(QueuedFrame.Write(span, data, frame.More));
+        Outbound.PrefetchNextWrite();
         if (!frame.More)
         {
             Publish(1);
