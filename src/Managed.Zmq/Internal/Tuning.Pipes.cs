@@ -91,7 +91,7 @@ internal static partial class Tuning
 
         /// <summary>
         /// How far past its write position a producer asks the CPU to fetch the queue's memory after each small frame
-        /// (<see cref="Managed.Zmq.Pipes.FrameQueue.PrefetchNextWrite"/>): one cache line, where the next frame starts.
+        /// (<see cref="Managed.Zmq.Buffers.WritePrefetch"/>): one cache line, where the next frame starts.
         /// </summary>
         public const int WritePrefetchDistance = 64;
 

@@ -1,7 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
-using System.Runtime.Intrinsics.X86;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Internal;
 
@@ -144,27 +141,8 @@ internal sealed partial class FrameQueue
         _writeOffset += count;
     }
 
-    /// <summary>
-    /// Producer: asks the CPU to fetch the memory just past the write position, where the next frame goes, so that
-    /// writing it does not wait for a cache miss. A producer that writes each message to many queues in turn (PUB's
-    /// fan-out) otherwise waits on a miss per queue and message: the CPU's own prefetchers follow a few sequential
-    /// streams, not dozens of interleaved ones (BENCHMARKS.md, fan-out). Only where .NET offers the instruction (x86);
-    /// elsewhere this does nothing.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public unsafe void PrefetchNextWrite()
-    {
-        if (Sse.IsSupported)
-        {
-            byte[] buffer = _tail.Buffer;
-            int next = _writeOffset + Tuning.Pipes.WritePrefetchDistance;
-            if ((uint)next < (uint)buffer.Length)
-            {
-                // A hint, which never faults: were the array moved by the GC meanwhile, only the hint would be lost.
-                Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buffer), next)));
-            }
-        }
-    }
+    /// <summary>Producer: prefetches where the next frame goes (see <see cref="WritePrefetch"/>).</summary>
+    public void PrefetchNextWrite() => WritePrefetch.AfterWrite(_tail.Buffer, _writeOffset);
 
     /// <summary>Publishes everything up to <paramref name="tailOffset"/> in the current segment.</summary>
     /// <remarks>The store of the position is a full fence: the caller then checks whether the consumer is parked.</remarks>
