@@ -53,10 +53,11 @@ public sealed class LargeFrameWireTests
     [Theory]
     [InlineData(10)]
     [InlineData(600)]
-    public void Send_ZeroCopyBodyQueuedAfterSmallFrames_ExactZmtpOctets(int envelopeSize)
+    public void Send_ZeroCopyBodyQueuedAfterSmallFrames_ExactZmtpOctetsAndMessageCount(int envelopeSize)
     {
         // Queued before the handshake, so the write loop finds small frames (a whole message, then an
-        // envelope, short or long) in front of a zero-copy body, whose header it must write itself.
+        // envelope, short or long) in front of a zero-copy body, whose header it must write itself, and
+        // counts the messages on both sides of the cut it makes there once each.
         using var listener = new RawListener();
         using var context = new Context();
         using var push = new Socket(context, SocketType.Push);
@@ -85,6 +86,8 @@ public sealed class LargeFrameWireTests
         AssertFrame(peer, ZmtpBytes.FlagMore, []);
         AssertFrame(peer, ZmtpBytes.FlagLong, external);
         AssertFrame(peer, 0, whole);
+        Eventually.True(() => push.GetPeers() is [{ MessagesSent: 3, OutboundQueuedMessages: 0 }], "three messages sent, none queued");
+        Assert.True(push.GetPeers() is [{ MessagesSent: 3 }], push.GetPeers()[0].ToString());
     }
 
     [Theory]
