@@ -90,10 +90,11 @@ internal static partial class Tuning
         public const int BareSegmentsKept = 512;
 
         /// <summary>
-        /// How far past its write position a producer asks the CPU to fetch the queue's memory after each small frame
-        /// (<see cref="Managed.Zmq.Buffers.WritePrefetch"/>): one cache line, where the next frame starts.
+        /// How far past its position a queue's producer (after each small frame) or a fair-queued consumer (after each
+        /// message, when other peers' queues come before this one's next turn) has the CPU fetch the queue's memory
+        /// (<see cref="Managed.Zmq.Buffers.QueuePrefetch"/>): one cache line.
         /// </summary>
-        public const int WritePrefetchDistance = 64;
+        public const int QueuePrefetchDistance = 64;
 
         /// <summary>
         /// A connection that stopped reading because its inbound queue reached the receive HWM reads again once

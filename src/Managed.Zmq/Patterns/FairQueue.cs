@@ -185,6 +185,11 @@ internal sealed class FairQueue
 
         _inMessage = null;
         _current++;
+        if (_active > 1)
+        {
+            // The others' turns come before this pipe's next one.
+            pipe.PrefetchNextRead();
+        }
     }
 
     /// <summary>True when some pipe holds a frame for the application.</summary>

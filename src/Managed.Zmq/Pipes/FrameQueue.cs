@@ -141,8 +141,8 @@ internal sealed partial class FrameQueue
         _writeOffset += count;
     }
 
-    /// <summary>Producer: prefetches where the next frame goes (see <see cref="WritePrefetch"/>).</summary>
-    public void PrefetchNextWrite() => WritePrefetch.AfterWrite(_tail.Buffer, _writeOffset);
+    /// <summary>Producer: prefetches where the next frame goes (see <see cref="QueuePrefetch"/>).</summary>
+    public void PrefetchNextWrite() => QueuePrefetch.AfterWrite(_tail.Buffer, _writeOffset);
 
     /// <summary>Publishes everything up to <paramref name="tailOffset"/> in the current segment.</summary>
     /// <remarks>The store of the position is a full fence: the caller then checks whether the consumer is parked.</remarks>
@@ -329,6 +329,24 @@ internal sealed partial class FrameQueue
 
     /// <summary>Moves the read position on by <paramref name="count"/> bytes.</summary>
     public void Consume(int count) => _readPosition += count;
+
+    /// <summary>
+    /// Consumer: prefetches the line past the read position when it is committed, so the producer is done with it
+    /// (see <see cref="QueuePrefetch"/>).
+    /// </summary>
+    public void PrefetchNextRead()
+    {
+        long next = _readPosition + Tuning.Pipes.QueuePrefetchDistance;
+        if (next < Volatile.Read(ref _committed))
+        {
+            var head = _head;
+            long offset = next - head.BaseOffset;
+            if (offset < head.Buffer.Length)
+            {
+                QueuePrefetch.Line(head.Buffer, (int)offset);
+            }
+        }
+    }
 
     /// <summary>Records whole messages taken, which frees HWM room for the producer.</summary>
     public void MessagesConsumed(int count) => Interlocked.Exchange(ref _consumedMessages, _consumedMessages + count);

@@ -151,6 +151,15 @@ internal abstract partial class Pipe
     /// <summary>Consumes the frame returned by <see cref="TryPeekFrame"/>.</summary>
     public abstract void ConsumeFrame(in InboundFrame frame);
 
+    /// <summary>
+    /// After a message: asks the CPU to fetch what this pipe holds next, for a reader that takes a message from other
+    /// pipes before it comes back to this one (a fair queue, see <see cref="Buffers.QueuePrefetch"/>). Carriers without
+    /// a use for it do nothing.
+    /// </summary>
+    public virtual void PrefetchNextRead()
+    {
+    }
+
     /// <summary>Drops every queued inbound message (the socket is closing or the pipe is dropped).</summary>
     public abstract void DiscardInbound();
 

@@ -234,6 +234,8 @@ internal sealed partial class StreamPipe : Pipe
         return payload;
     }
 
+    public override void PrefetchNextRead() => Inbound.PrefetchNextRead();
+
     public override void ConsumeFrame(in InboundFrame frame)
     {
         Inbound.Consume(frame.CarrierLength);
