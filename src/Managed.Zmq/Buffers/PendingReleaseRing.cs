@@ -14,7 +14,7 @@ namespace Managed.Zmq.Buffers;
 /// Rebuild, a receive into it), on the same thread: the callback runs there, and the memory goes back to the
 /// allocator on the thread that took it. The shared <see cref="DeferredReleases"/> list did this with two
 /// lock passes per message and a list the I/O threads drained after every write; that bookkeeping cost more
-/// than a small zero-copy send can save over a copying one (BENCHMARKS.md has the figures).</para>
+/// than a small zero-copy send can save over a copying one, as measured.</para>
 /// <para>So each thread owns a ring. Adding an entry takes plain stores only: the ring belongs to the thread.
 /// Taking one back costs one compare-and-swap, because the timer may be taking the same entry: whoever moves the
 /// slot from Pending to Claimed runs the callback, so it runs exactly once. The timer ticks every millisecond

@@ -11,13 +11,13 @@ namespace Managed.Zmq.Buffers;
 /// </summary>
 /// <remarks>
 /// <para>A thread that works on many queues in turn waits on a miss per queue and message otherwise: the CPU's own
-/// prefetchers follow a few sequential streams, not dozens of interleaved ones (BENCHMARKS.md, fan-out). A PUB
+/// prefetchers follow a few sequential streams, not dozens of interleaved ones (docs/ARCHITECTURE.md, section 2). A PUB
 /// writes each message to every subscriber's queue (over tcp, ipc, ws); a fair-queued socket (ROUTER, PULL, SUB)
 /// reads one message from each of its busy peers' queues in turn.</para>
 /// <para>Neither side fetches memory the other may be using: the producer fetches past what it wrote, where the
 /// consumer never reads, and the consumer fetches only what was committed, which the producer no longer writes.
 /// Only where .NET offers the instruction (x86); elsewhere this does nothing. Inproc channels do not use it: an
-/// inproc PUB to 50 SUBs was slower with it (BENCHMARKS.md, fan-out).</para>
+/// inproc PUB to 50 SUBs was slower with it (docs/ARCHITECTURE.md, section 2).</para>
 /// </remarks>
 internal static class QueuePrefetch
 {

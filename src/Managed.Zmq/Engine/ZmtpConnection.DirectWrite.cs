@@ -61,7 +61,7 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        int external = FindExternal(batch);
+        int external = ScanBatch(batch, out _, out _);
         if (external >= 0)
         {
             // Not under CURVE. Small frames before the large one (an envelope: REQ's delimiter, ROUTER's identity) go
@@ -113,7 +113,8 @@ internal sealed partial class ZmtpConnection
     /// <summary>The whole of <paramref name="batch"/>, from the head of the queue, went out: consumes it and its messages.</summary>
     private static void ConsumeSent(StreamPipe pipe, ReadOnlySpan<byte> batch)
     {
-        int messages = CountMessages(batch, out bool endsMidMessage);
+        // No frame held by reference in it (the direct write sends those apart), so the scan covers all of it.
+        ScanBatch(batch, out int messages, out bool endsMidMessage);
         var outbound = pipe.Outbound;
         outbound.Consume(batch.Length);
         pipe.OutboundMidMessage = endsMidMessage;

@@ -130,20 +130,6 @@ internal sealed partial class ZmtpConnection
         }
     }
 
-    /// <summary>Offset of the first frame whose payload lies outside the queue, or -1.</summary>
-    private static int FindExternal(ReadOnlySpan<byte> frames)
-    {
-        foreach (var frame in new QueuedFrames(frames))
-        {
-            if (frame.IsExternal)
-            {
-                return frame.Offset;
-            }
-        }
-
-        return -1;
-    }
-
     /// <summary>
     /// Sends one large frame from the Message's own memory: its header from the queue (marker
     /// cleared in a copy, so a retry after a lost connection finds the queue intact), then the
@@ -295,7 +281,7 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// The write loop's one walk over a batch: the offset of its first frame held by reference (-1 when none), and the
+    /// The write loops' and the direct write's one walk over a batch: the offset of its first frame held by reference (-1 when none), and the
     /// messages that end before that offset (frames are whole by construction). One walk, not a search and then a count:
     /// the walk touches every cache line of the batch, and the producer may be writing the lines after it.
     /// </summary>
@@ -321,26 +307,6 @@ internal sealed partial class ZmtpConnection
         }
 
         return -1;
-    }
-
-    /// <summary>Counts the messages that end in <paramref name="frames"/> (frames are whole by construction).</summary>
-    private static int CountMessages(ReadOnlySpan<byte> frames, out bool endsMidMessage)
-    {
-        int messages = 0;
-        endsMidMessage = false;
-        foreach (var frame in new QueuedFrames(frames))
-        {
-            if (!frame.IsCommand)
-            {
-                endsMidMessage = frame.More;
-                if (!frame.More)
-                {
-                    messages++;
-                }
-            }
-        }
-
-        return messages;
     }
 
     /// <summary>Offset of the first command frame in <paramref name="frames"/>, or -1.</summary>

@@ -10,8 +10,8 @@ namespace Managed.Zmq.Internal;
 /// Not here: protocol constants, which the RFCs or libzmq's wire format fix (frame header sizes, the 255-octet
 /// routing id, CURVE box sizes); those stay with their codecs under Wire/ and Security/. Nor libzmq's option
 /// defaults, which live in the option table. A value here can change without any peer noticing: these trade
-/// latency, throughput and memory against each other; BENCHMARKS.md records the measurements behind several of
-/// them (the spin counts, the zero-copy threshold).
+/// latency, throughput and memory against each other, and several were set by measurement (the spin counts,
+/// the zero-copy threshold); docs/ARCHITECTURE.md section 7 lists the groups.
 /// </remarks>
 internal static partial class Tuning
 {
@@ -193,8 +193,7 @@ internal static partial class Tuning
         /// buffer with headroom instead (one send), made inside Send, so the free callback is due as soon as Send
         /// returns; from it the frame goes out from the caller's memory. Over inproc a large frame always travels
         /// by reference (no header). Set at <see cref="LargeFrame"/>, below which every frame is copied into the
-        /// queue anyway, so nothing more is copied (BENCHMARKS.md, the zero-copy strategy table, has the
-        /// measurement). At most <see cref="Pools.MaxBucketSize"/>.
+        /// queue anyway, so nothing more is copied. At most <see cref="Pools.MaxBucketSize"/>.
         /// </summary>
         public const int CopyCallerMemoryBelow = LargeFrame;
 

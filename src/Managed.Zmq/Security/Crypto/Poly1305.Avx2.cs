@@ -29,7 +29,7 @@ internal partial struct Poly1305
 
     /// <summary>
     /// Below this the powers of r and the lane sum cost more than the vector steps save (a fixed
-    /// set-up against a small saving per block; see BENCHMARKS.md for the crypto figures).
+    /// set-up against a small saving per block).
     /// </summary>
     private const int VectorThreshold = 16 * BlockSize;
 

@@ -181,7 +181,7 @@ internal partial struct Poly1305
     /// <summary>Whole 16-octet blocks, each with its 2^128 bit.</summary>
     /// <remarks>
     /// Never inlined, so the loop is compiled the same at every call site: inlined into a caller
-    /// with tiered PGO it once ran several times slower (measured with <c>Managed.Zmq.Perf crypto</c>; see BENCHMARKS.md).
+    /// with tiered PGO it once ran several times slower (measured with <c>Managed.Zmq.Perf crypto</c>).
     /// </remarks>
     [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private void ProcessBlocks(ReadOnlySpan<byte> blocks)
