@@ -216,7 +216,7 @@ internal sealed class Pub : Pattern, ITopicGoneSink
             bool noDrop = Socket.Options.XpubNodrop; // PUB takes it too: libzmq's PUB is its XPUB
             long stamp = ++_matchStamp;
             var sink = new TargetCollector(_targets, noDrop, collect: !Socket.Options.InvertMatching);
-            _subscriptions.Match(frame.Bytes, stamp, ref sink);
+            _subscriptions.Match(frame.Bytes, stamp, ref sink, stampEveryMatch: !sink.Collect);
             if (!sink.Collect)
             {
                 // Invert_Matching: every connection the message did not match.

@@ -25,9 +25,11 @@ public sealed class SubscriptionTableTests
     private List<Pipe> Match(SubscriptionTable table, string message)
     {
         var sink = new Collector([]);
-        table.Match(B(message), ++_stamp, ref sink);
+        table.Match(B(message), ++_stamp, ref sink, stampEveryMatch: false);
         return sink.Pipes;
     }
+
+    private static long StampOf(Pipe pipe) => ((SubscriberState)pipe.PatternState!).MatchStamp;
 
     [Fact]
     public void Subscribe_SameTopicTwiceOnOneConnection_OneCancelRemovesIt()
@@ -82,6 +84,56 @@ public sealed class SubscriptionTableTests
         Assert.Equal([pipe], Match(table, "a"));
         Assert.Equal([pipe], Match(table, ""));
         Assert.Equal([pipe, other], Match(table, "ab").OrderBy(p => p == other));
+    }
+
+    [Fact]
+    public void Match_OnePrefixHeld_OffersWithoutStamping()
+    {
+        var table = new SubscriptionTable();
+        var pipes = Enumerable.Range(0, 3).Select(_ => NewPipe()).ToArray();
+        foreach (var pipe in pipes)
+        {
+            table.Subscribe([], pipe, out _);
+        }
+
+        Assert.Equal(3, Match(table, "any").Count);
+        Assert.All(pipes, pipe => Assert.Equal(0, StampOf(pipe)));
+    }
+
+    [Fact]
+    public void Match_SecondPrefixHeld_StampsTheFirstSetAndDeliversOnce()
+    {
+        var table = new SubscriptionTable();
+        var both = NewPipe();
+        var rootOnly = NewPipe();
+        var deepOnly = NewPipe();
+        table.Subscribe([], both, out _);
+        table.Subscribe([], rootOnly, out _);
+        table.Subscribe(B("ab"), both, out _);
+        table.Subscribe(B("ab"), deepOnly, out _);
+
+        var matched = Match(table, "abc");
+
+        Assert.Equal(3, matched.Count);
+        Assert.Equal(3, matched.Distinct().Count());
+        Assert.All(new[] { both, rootOnly, deepOnly }, pipe => Assert.Equal(_stamp, StampOf(pipe)));
+    }
+
+    [Fact]
+    public void Match_StampEveryMatch_OneSetStamped()
+    {
+        var table = new SubscriptionTable();
+        var matchedPipe = NewPipe();
+        var otherPipe = NewPipe();
+        table.Subscribe(B("a"), matchedPipe, out _);
+        table.Subscribe(B("b"), otherPipe, out _);
+
+        var sink = new Collector([]);
+        table.Match(B("a1"), ++_stamp, ref sink, stampEveryMatch: true);
+
+        Assert.Equal([matchedPipe], sink.Pipes);
+        Assert.Equal(_stamp, StampOf(matchedPipe));
+        Assert.NotEqual(_stamp, StampOf(otherPipe));
     }
 
     [Fact]
@@ -198,7 +250,7 @@ public sealed class SubscriptionTableTests
             string message = RandomKey(7);
             var expected = reference.Where(kv => message.StartsWith(kv.Key, StringComparison.Ordinal)).SelectMany(kv => kv.Value).Distinct().ToHashSet();
             var sink = new Collector([]);
-            table.Match(Convert.FromHexString(message), ++_stamp, ref sink);
+            table.Match(Convert.FromHexString(message), ++_stamp, ref sink, stampEveryMatch: step % 2 == 0);
             Assert.Equal(expected.Count, sink.Pipes.Count);
             Assert.True(expected.SetEquals(sink.Pipes));
             Assert.Equal(reference.Count, table.TopicCount);
@@ -231,11 +283,11 @@ public sealed class SubscriptionTableTests
 
         var message = B("abc-message");
         var sink = new Counter();
-        table.Match(message, ++_stamp, ref sink);
+        table.Match(message, ++_stamp, ref sink, stampEveryMatch: false);
         long before = GC.GetAllocatedBytesForCurrentThread();
         for (int i = 0; i < 10_000; i++)
         {
-            table.Match(message, ++_stamp, ref sink);
+            table.Match(message, ++_stamp, ref sink, stampEveryMatch: false);
         }
 
         Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);

@@ -86,22 +86,60 @@ internal sealed class SubscriptionTable
     /// once: <paramref name="stamp"/> must differ from every stamp used before on this table.
     /// Allocates nothing.
     /// </summary>
-    public void Match<TSink>(ReadOnlySpan<byte> message, long stamp, ref TSink sink)
+    /// <remarks>
+    /// A connection can only be offered twice when two of the message's prefixes are held, so the first set of
+    /// connections met is offered without marking them; a second set marks the first one's before its own
+    /// (<see cref="SubscriberState.MatchStamp"/>). A publisher whose subscribers all hold one prefix, the usual
+    /// fan-out, then touches no per-connection state but the pipe itself.
+    /// </remarks>
+    /// <param name="message">The message's first frame.</param>
+    /// <param name="stamp">This match's stamp.</param>
+    /// <param name="sink">Receives the matches.</param>
+    /// <param name="stampEveryMatch">Leave every matched connection's stamp at <paramref name="stamp"/>, for a caller
+    /// that reads the stamps afterwards (Invert_Matching).</param>
+    public void Match<TSink>(ReadOnlySpan<byte> message, long stamp, ref TSink sink, bool stampEveryMatch)
         where TSink : struct, IMatchSink
     {
-        var visitor = new MatchVisitor<TSink>(stamp, sink);
+        var visitor = new MatchVisitor<TSink>(stamp, sink, stampEveryMatch);
         _trie.Match(message, ref visitor);
         sink = visitor.Sink;
     }
 
     private static SubscriberState State(Pipe pipe) => (SubscriberState)pipe.PatternState!;
 
-    private struct MatchVisitor<TSink>(long stamp, TSink sink) : ITrieMatchVisitor<PipeSet>
+    private struct MatchVisitor<TSink>(long stamp, TSink sink, bool stamping) : ITrieMatchVisitor<PipeSet>
         where TSink : struct, IMatchSink
     {
         public TSink Sink = sink;
 
+        /// <summary>Whether offers mark their connection; off until a second set is met (or asked for from the start).</summary>
+        private bool _stamping = stamping;
+
+        /// <summary>The set offered without marks, while <see cref="_stamping"/> is off.</summary>
+        private PipeSet _unstamped;
+
+        private bool _visited;
+
         public bool Visit(ref PipeSet value)
+        {
+            if (!_stamping)
+            {
+                if (!_visited)
+                {
+                    _visited = true;
+                    _unstamped = value;
+                    return OfferAll(ref value);
+                }
+
+                // A second prefix matches: from now on a connection may come again, so mark the ones already offered.
+                _stamping = true;
+                Stamp(ref _unstamped);
+            }
+
+            return OfferAll(ref value);
+        }
+
+        private bool OfferAll(ref PipeSet value)
         {
             if (value.Single is { } single)
             {
@@ -121,14 +159,32 @@ internal sealed class SubscriptionTable
 
         private bool Offer(Pipe pipe)
         {
-            var state = State(pipe);
-            if (state.MatchStamp == stamp)
+            if (_stamping)
             {
-                return true;
+                var state = State(pipe);
+                if (state.MatchStamp == stamp)
+                {
+                    return true;
+                }
+
+                state.MatchStamp = stamp;
             }
 
-            state.MatchStamp = stamp;
             return Sink.Matched(pipe);
+        }
+
+        private readonly void Stamp(ref PipeSet value)
+        {
+            if (value.Single is { } single)
+            {
+                State(single).MatchStamp = stamp;
+                return;
+            }
+
+            foreach (var pipe in value.Many!)
+            {
+                State(pipe).MatchStamp = stamp;
+            }
         }
     }
 
