@@ -176,8 +176,7 @@ public sealed unsafe partial class Message
         FreeOwned();
         if (size > 0)
         {
-            _owned = FrameHeadroom.AllocateOwned(size);
-            _ownedCapacity = size;
+            _owned = OwnedBuffers.Allocate(size, out _ownedCapacity);
         }
     }
 
@@ -197,7 +196,7 @@ public sealed unsafe partial class Message
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void FreeOwnedBuffer()
     {
-        FrameHeadroom.FreeOwned(_owned);
+        OwnedBuffers.Free(_owned, _ownedCapacity);
         _owned = null;
         _ownedCapacity = 0;
         if (_kind == ContentKind.Owned)

@@ -181,12 +181,13 @@ public sealed unsafe partial class Message
         {
             // Copy before releasing: zero-copy content of both messages may wrap the same caller memory, which the
             // free callback could release.
-            byte* copy = size == 0 ? null : FrameHeadroom.AllocateOwned(size);
+            int copyCapacity = 0;
+            byte* copy = size == 0 ? null : OwnedBuffers.Allocate(size, out copyCapacity);
             source.Content.CopyTo(new Span<byte>(copy, size));
             ReleaseContent();
             FreeOwned();
             _owned = copy;
-            _ownedCapacity = size;
+            _ownedCapacity = copyCapacity;
         }
 
         _kind = ContentKind.Owned;

@@ -150,7 +150,7 @@ public sealed unsafe partial class Message
                 _pool = null;
                 break;
             default:
-                payload.AdoptOwned(_pool);
+                payload.AdoptOwned(_pool, _ownedCapacity);
                 _pool = null;
                 _owned = null;
                 _ownedCapacity = 0;

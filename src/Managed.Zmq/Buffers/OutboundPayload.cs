@@ -21,6 +21,9 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     private BufferPool? _pool;
     private int _bucket;
     private bool _owned;
+
+    /// <summary>With <see cref="_owned"/>: the buffer's capacity, which tells <see cref="OwnedBuffers.Free"/> where it came from.</summary>
+    private int _ownedCapacity;
     private bool _countReturn;
     private int _references = 1;
 
@@ -96,10 +99,11 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         _bucket = bucket;
     }
 
-    /// <summary>Takes over an owned native buffer: freed on release (an oversize rent also counts as returned).</summary>
-    public void AdoptOwned(BufferPool? oversizePool)
+    /// <summary>Takes over an owned native buffer of <paramref name="capacity"/> bytes: freed on release (an oversize rent also counts as returned).</summary>
+    public void AdoptOwned(BufferPool? oversizePool, int capacity)
     {
         _owned = true;
+        _ownedCapacity = capacity;
         _pool = oversizePool;
         _countReturn = oversizePool is not null;
     }
@@ -185,7 +189,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         }
         else if (_owned)
         {
-            FrameHeadroom.FreeOwned(_data);
+            OwnedBuffers.Free(_data, _ownedCapacity);
             if (_countReturn)
             {
                 _pool!.CountUnpooledReturn();
@@ -200,6 +204,7 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
         _pool = null;
         _bucket = 0;
         _owned = false;
+        _ownedCapacity = 0;
         _countReturn = false;
         _data = null;
         _headroom = 0;

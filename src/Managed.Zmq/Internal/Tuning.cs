@@ -198,6 +198,13 @@ internal static partial class Tuning
         public const int CopyCallerMemoryBelow = LargeFrame;
 
         /// <summary>
+        /// Largest buffer a Message owns that comes from the library's own pool rather than the native allocator
+        /// (Buffers/OwnedBuffers.cs): up to here a Message created per send saves a native allocation and free;
+        /// above it the pool measured no faster than the allocator, and would hold more memory.
+        /// </summary>
+        public const int PooledOwnedUpTo = 1024;
+
+        /// <summary>
         /// Largest owned buffer a Message keeps for reuse once its content is released. Keeping it makes
         /// send-then-receive loops allocation-free; the limit stops an emptied message from pinning a large block.
         /// </summary>
