@@ -15,30 +15,15 @@ public sealed unsafe class OwnedBuffersTests
     [InlineData(64, 64)]
     [InlineData(100, 128)]
     [InlineData(Tuning.Frames.PooledOwnedUpTo, Tuning.Frames.PooledOwnedUpTo)]
-    public void Allocate_UpToThreshold_BucketCapacity(int size, int expected)
+    [InlineData(Tuning.Frames.PooledOwnedUpTo + 1, Tuning.Frames.PooledOwnedUpTo + 1)]
+    [InlineData(64 * 1024, 64 * 1024)]
+    public void Allocate_AnySize_BucketCapacityUpToThresholdExactAbove(int size, int expected)
     {
         byte* buffer = OwnedBuffers.Allocate(size, out int capacity);
         try
         {
             Assert.Equal(expected, capacity);
             new Span<byte>(buffer, capacity).Fill(0xA5);
-        }
-        finally
-        {
-            OwnedBuffers.Free(buffer, capacity);
-        }
-    }
-
-    [Theory]
-    [InlineData(Tuning.Frames.PooledOwnedUpTo + 1)]
-    [InlineData(64 * 1024)]
-    public void Allocate_AboveThreshold_ExactCapacity(int size)
-    {
-        byte* buffer = OwnedBuffers.Allocate(size, out int capacity);
-        try
-        {
-            Assert.Equal(size, capacity);
-            new Span<byte>(buffer, capacity).Fill(0x5A);
         }
         finally
         {
