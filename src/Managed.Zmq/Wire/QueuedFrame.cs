@@ -142,6 +142,8 @@ internal readonly ref struct QueuedFrames
 
         public QueuedFrameInfo Current { get; private set; }
 
+        /// <summary>Inlined: the write loops walk every frame of a batch with it, so a call per frame would cost on every write.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public bool MoveNext()
         {
             if (_next >= _frames.Length)
