@@ -8,7 +8,7 @@
 //   dotnet run -c Release benchmarks/launch-ratios/LaunchRatios.cs -- run.log
 //
 // For each case: the median, min and max over launches of the launch's mean time per message. Then, for
-// #4's two comparisons (MessagePool against ByteArray, MessageZeroCopy against Message), the speed ratio
+// the two comparisons BENCHMARKS.md's BufferStrategy section asks about (MessagePool against ByteArray, MessageZeroCopy against Message), the speed ratio
 // of the medians (above 1: the first is faster), and over every pair of one launch of each: the share of
 // pairs in which the first is faster and the 10th-90th percentile of the pair ratios.
 using System.Globalization;

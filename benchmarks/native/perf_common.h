@@ -29,7 +29,7 @@ static inline int perf_parse_count(const char *text, const char *name)
 
 /* Opt-in CURVE (PERF_CURVE=1 in the environment, arguments unchanged): the local side
  * (binds) is the CURVE server, the remote side (connects) the client. Fixed key pairs:
- * libzmq's documented test keys (see /work/shared/specs/CRYPTO-VECTORS.md), in Z85. */
+ * the CURVE test key pairs of libzmq's own tests and documentation, in Z85. */
 #define PERF_CURVE_SERVER_PUBLIC "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
 #define PERF_CURVE_SERVER_SECRET "JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6"
 #define PERF_CURVE_CLIENT_PUBLIC "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID"

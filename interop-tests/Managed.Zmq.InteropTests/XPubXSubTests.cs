@@ -5,7 +5,7 @@ namespace Managed.Zmq.InteropTests;
 
 /// <summary>
 /// XPUB↔XSUB and XPUB↔SUB against libzmq: subscription messages (0x01/0x00 + topic) in both
-/// directions, filtering at the publisher, libzmq's subscription counting (specs/README.md L12)
+/// directions, filtering at the publisher, libzmq's subscription counting (docs/libzmq-behaviour.md L12)
 /// and topics around the short/long frame boundary (test_xpub_topic).
 /// </summary>
 public sealed class XPubXSubTests
@@ -90,7 +90,7 @@ public sealed class XPubXSubTests
     [Theory, MemberData(nameof(XPubXSubRoles))]
     public Task XPubXSub_RepeatedSubscribe_OneCancelAtLastUnsubscribeRemovesTopic(Topology topology, SocketType ours) => Deadline.Run(() =>
     {
-        // L12: an XSUB counts its subscriptions and forwards the cancel only at the last one; the
+        // docs/libzmq-behaviour.md L12: an XSUB counts its subscriptions and forwards the cancel only at the last one; the
         // XPUB keeps a set per connection, so that single cancel removes the topic (XSUB does not
         // filter, so a counting XPUB would go on sending "A").
         using var link = Open(topology, ours, SocketType.XPub, SocketType.XSub);
@@ -133,7 +133,7 @@ public sealed class XPubXSubTests
     [Theory, MemberData(nameof(XPubSubRoles))]
     public Task XPubSub_DuplicateSubscribe_CancelOnlyAtLastUnsubscribe(Topology topology, SocketType ours) => Deadline.Run(() =>
     {
-        // L12: a SUB counts its subscriptions and sends CANCEL only when the last one goes.
+        // docs/libzmq-behaviour.md L12: a SUB counts its subscriptions and sends CANCEL only when the last one goes.
         using var link = Open(topology, ours, SocketType.XPub, SocketType.Sub);
         var (xpub, sub) = (link[SocketType.XPub], link[SocketType.Sub]);
 

@@ -11,7 +11,7 @@ namespace Managed.Zmq.Sodium;
 /// <remarks>
 /// NSec offers no XSalsa20-Poly1305, and the managed one (vectorised Salsa20, four-lane Poly1305,
 /// key stream made ahead for small messages) outruns libsodium's crypto_box_afternm anyway
-/// (BENCHMARKS.md, CURVE), so boxes and message ciphers stay with <see cref="ManagedCurveCrypto"/>.
+/// (docs/security.md, "Speed, and Managed.Zmq.Sodium"), so boxes and message ciphers stay with <see cref="ManagedCurveCrypto"/>.
 /// </remarks>
 internal sealed class SodiumCurveCrypto : ICurveCryptoProvider
 {

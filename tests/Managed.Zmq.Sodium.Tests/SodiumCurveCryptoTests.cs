@@ -3,8 +3,7 @@ using Managed.Zmq.Security.Crypto;
 namespace Managed.Zmq.Sodium.Tests;
 
 /// <summary>
-/// The libsodium-backed provider against RFC 7748 §6.1 and NaCl's box vectors
-/// (shared/specs/CRYPTO-VECTORS.md), and against the managed provider on random keys.
+/// The libsodium-backed provider against RFC 7748 §6.1 and NaCl's published box vectors, and against the managed provider on random keys.
 /// </summary>
 public sealed class SodiumCurveCryptoTests
 {

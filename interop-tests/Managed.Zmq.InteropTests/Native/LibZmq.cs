@@ -36,12 +36,12 @@ internal static unsafe partial class LibZmq
         ZMQ_CURVE_SERVER = 47, ZMQ_CURVE_PUBLICKEY = 48, ZMQ_CURVE_SECRETKEY = 49, ZMQ_CURVE_SERVERKEY = 50,
         ZMQ_ZAP_DOMAIN = 55, ZMQ_HANDSHAKE_IVL = 66, ZMQ_IMMEDIATE = 39;
 
-    // Monitor events beyond the ones above (zmq.h, L23).
+    // Monitor events beyond the ones above (docs/libzmq-behaviour.md L23).
     public const int ZMQ_EVENT_CONNECT_DELAYED = 0x0002, ZMQ_EVENT_CONNECT_RETRIED = 0x0004,
         ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL = 0x0800, ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL = 0x2000,
         ZMQ_EVENT_HANDSHAKE_FAILED_AUTH = 0x4000, ZMQ_EVENT_ALL = 0xFFFF;
 
-    // Protocol-error values carried by HANDSHAKE_FAILED_PROTOCOL (L23).
+    // Protocol-error values carried by HANDSHAKE_FAILED_PROTOCOL (docs/libzmq-behaviour.md L23).
     public const int ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE = 0x10000002,
         ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE = 0x10000003,
         ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO = 0x10000013,

@@ -118,7 +118,7 @@ public sealed class CurveInteropTests
     [Theory, MemberData(nameof(Cases))]
     public Task Curve_Heartbeats_IdleConnectionStaysUp(Topology topology, OurRole role) => Deadline.Run(() =>
     {
-        // PING and PONG travel inside MESSAGE with the COMMAND flag (L9). If either side failed to
+        // PING and PONG travel inside MESSAGE with the COMMAND flag (docs/libzmq-behaviour.md L9). If either side failed to
         // decode or answer them, the 500 ms heartbeat timeout would drop the idle connection well
         // inside the 1.5 s we watch it.
         using var link = SecureLink.Curve(topology, role, SocketType.Rep, SocketType.Req, configure: end =>

@@ -6,7 +6,7 @@ namespace Managed.Zmq.InteropTests.Security;
 /// <summary>
 /// A CURVE client with the wrong server key, against libzmq in both directions. The server cannot
 /// open the HELLO box: libzmq reports HANDSHAKE_FAILED_PROTOCOL / ZMTP_CRYPTOGRAPHIC on the server
-/// and closes without ERROR (L9, L15); the client only sees the connection drop
+/// and closes without ERROR (docs/libzmq-behaviour.md L9, docs/libzmq-behaviour.md L15); the client only sees the connection drop
 /// (HANDSHAKE_FAILED_NO_DETAIL) and reconnects at RECONNECT_IVL, not in a tight loop.
 /// </summary>
 public sealed class CurveWrongKeyInteropTests

@@ -15,7 +15,7 @@ public enum Mechanism
 /// ZAP (RFC 27) with the handler on our side (our server, our handler) and on libzmq's (libzmq
 /// server, a handler thread in libzmq's context), for NULL with a ZAP domain, PLAIN and CURVE.
 /// 200 accepts. 400 makes the server send ERROR "400": the client reports HANDSHAKE_FAILED_AUTH/400
-/// and does not retry (L7, L15). 300 refuses without ERROR, so the client never reports AUTH (L7–L9).
+/// and does not retry (docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15). 300 refuses without ERROR, so the client never reports AUTH (docs/libzmq-behaviour.md L7–L9).
 /// The server reports HANDSHAKE_FAILED_AUTH with the status for every refusal.
 /// </summary>
 public sealed class ZapInteropTests
@@ -67,7 +67,7 @@ public sealed class ZapInteropTests
         using var link = Make(mechanism, role, _ => ZapAnswer.Of(status), clientKeys: clientKeys);
 
         // A refusal is final on both libzmq and ours: the client's pipe ends with the failed session
-        // (L7, L15), so a send may find no pipe left if the refusal already came back; only an
+        // (docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15), so a send may find no pipe left if the refusal already came back; only an
         // accepted client must take the message.
         if (status == 200)
         {
@@ -78,7 +78,7 @@ public sealed class ZapInteropTests
             link.Client.TrySendMessage(Bytes.Of("payload"));
         }
 
-        // L21: "1.0", request id "1", domain, peer IP (no port), the server socket's own routing id,
+        // docs/libzmq-behaviour.md L21: "1.0", request id "1", domain, peer IP (no port), the server socket's own routing id,
         // mechanism, then the credentials.
         var request = link.Zap!.WaitForRequest();
         var name = mechanism.ToString().ToUpperInvariant();
@@ -114,7 +114,7 @@ public sealed class ZapInteropTests
         link.ClientEvents.AssertNone(e => e.Event == EventLog.HandshakeSucceeded, TimeSpan.Zero, "handshake success");
         if (status == 400)
         {
-            // After ERROR the client does not reconnect with the same credentials (L7, L15). Its own
+            // After ERROR the client does not reconnect with the same credentials (docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15). Its own
             // connections are checked first, so a failure says whether this client came back or
             // another connection reached the server's port.
             Assert.True(link.ClientEvents.Count(EventLog.Connected) + link.ClientEvents.Count(EventLog.Accepted) == 1,
@@ -145,7 +145,7 @@ public sealed class ZapInteropTests
             return;
         }
 
-        // A refused client's connection ends for good (L15) and takes its pipe with it, so once the
+        // A refused client's connection ends for good (docs/libzmq-behaviour.md L15) and takes its pipe with it, so once the
         // handshake has failed a send finds no peer and would block: it may only be attempted.
         link.Client.TrySendMessage(Bytes.Of("payload"));
 
@@ -157,7 +157,7 @@ public sealed class ZapInteropTests
     [Theory, MemberData(nameof(Roles))]
     public Task Plain_ServerWithoutZapHandler_RefusesEveryone(OurRole role) => Deadline.Run(() =>
     {
-        // L8: with no handler bound, a PLAIN server reports HANDSHAKE_FAILED_NO_DETAIL (EFAULT) and closes.
+        // docs/libzmq-behaviour.md L8: with no handler bound, a PLAIN server reports HANDSHAKE_FAILED_NO_DETAIL (EFAULT) and closes.
         const int efault = 14;
         using var link = Make(Mechanism.Plain, role, zap: null!);
         link.Client.SendMessage(Bytes.Of("payload"));
@@ -177,7 +177,7 @@ public sealed class ZapInteropTests
     [Theory, MemberData(nameof(Roles))]
     public Task Curve_NoZapHandler_AcceptsAnyClient(OurRole role) => Deadline.Run(() =>
     {
-        // L9 "Stonehouse": encryption without authentication when nobody answers ZAP.
+        // docs/libzmq-behaviour.md L9 "Stonehouse": encryption without authentication when nobody answers ZAP.
         using var link = Make(Mechanism.Curve, role, zap: null!);
         link.Client.SendMessage(Bytes.Of("payload"));
         Bytes.Equal([Bytes.Of("payload")], link.Server.RecvMessage(), "CURVE with no ZAP handler");

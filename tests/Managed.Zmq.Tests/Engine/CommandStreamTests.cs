@@ -5,7 +5,7 @@ using Managed.Zmq.Pipes;
 namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
-/// Commands in the received stream (RFC 37 §Connection Heartbeating, README L11, L13): libzmq sends PING
+/// Commands in the received stream (RFC 37 §Connection Heartbeating, docs/libzmq-behaviour.md L11, docs/libzmq-behaviour.md L13): libzmq sends PING
 /// whenever its timer fires, between the frames of a message too. A command is answered or dropped by the
 /// engine, never splits a message nor reaches the application, and never takes queue space the
 /// application must free: a peer's command flood cannot grow the receiving side's memory.
@@ -187,7 +187,7 @@ public sealed class CommandStreamTests : ResilienceFixture
         peer.Send(Ping("sync"));
         AssertPongs(peer, "sync");
 
-        // L11: dropped as libzmq drops them; nothing queued, the connection kept.
+        // docs/libzmq-behaviour.md L11: dropped as libzmq drops them; nothing queued, the connection kept.
         Assert.Equal(0, pipe.Inbound.BufferedBytes);
         Assert.Equal(0, pipe.InboundQueuedMessages);
         peer.Send(ZmtpBytes.Message("after"));
@@ -297,7 +297,7 @@ public sealed class CommandStreamTests : ResilienceFixture
     [Fact]
     public void Read_CommandLargerThanMaxmsgsize_Closed()
     {
-        // L10: MAXMSGSIZE is checked per frame, commands included.
+        // docs/libzmq-behaviour.md L10: MAXMSGSIZE is checked per frame, commands included.
         var pull = Create(SocketType.Pull);
         pull.SetOption(SocketOption.Maxmsgsize, 100L);
         using var monitor = Monitor(pull);

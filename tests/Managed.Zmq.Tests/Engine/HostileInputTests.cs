@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
 /// Named hostile inputs from a raw TCP client against a listening PULL (libzmq's bind fuzzers and
-/// malformed-peer tests, README L2, L4, L6, L10, L11). Each time: the connection is closed, or the
+/// malformed-peer tests, docs/libzmq-behaviour.md L2, docs/libzmq-behaviour.md L4, docs/libzmq-behaviour.md L6, docs/libzmq-behaviour.md L10, docs/libzmq-behaviour.md L11). Each time: the connection is closed, or the
 /// input is accepted as libzmq accepts it; the server keeps serving the next good client; nothing
 /// throws on the test thread; and no exception was swallowed on an I/O thread.
 /// </summary>
@@ -80,7 +80,7 @@ public sealed class HostileInputTests : ResilienceFixture
 
     [Fact]
     public void Greeting_Revision0_ServedAsVersionedZmtp10() =>
-        // Revision 00 is versioned ZMTP 1.0 (L25): "NULL…" is then read as RFC 13 frames; Zmtp10PeerTests covers the real thing.
+        // Revision 00 is versioned ZMTP 1.0 (docs/libzmq-behaviour.md L25): "NULL…" is then read as RFC 13 frames; Zmtp10PeerTests covers the real thing.
         AssertHandled(ZmtpBytes.Greeting(major: 0, minor: 0), Outcome.Either);
 
     [Fact]
@@ -90,7 +90,7 @@ public sealed class HostileInputTests : ResilienceFixture
 
     [Fact]
     public void Greeting_Revision2_AcceptedAs3x() =>
-        // L2: libzmq speaks 3.1 to revision 2 (the RFC's "2.0" label notwithstanding).
+        // docs/libzmq-behaviour.md L2: libzmq speaks 3.1 to revision 2 (the RFC's "2.0" label notwithstanding).
         AssertHandled(ZmtpBytes.Concat(ZmtpBytes.Greeting(major: 2, minor: 0), ZmtpBytes.Ready("PUSH")), Outcome.Accepted);
 
     [Fact]
@@ -128,7 +128,7 @@ public sealed class HostileInputTests : ResilienceFixture
 
     [Fact]
     public void Handshake_ReadyLargerThanMaxmsgsize_Closed() =>
-        // L10: MAXMSGSIZE applies to handshake commands too.
+        // docs/libzmq-behaviour.md L10: MAXMSGSIZE applies to handshake commands too.
         AssertHandled(ZmtpBytes.Concat(ZmtpBytes.Greeting(), ZmtpBytes.Ready("PUSH", ZmtpBytes.Property("X-Pad", new byte[200]))), Outcome.Closed, configure: s => s.SetOption(SocketOption.Maxmsgsize, 100L));
 
     [Fact]
@@ -145,7 +145,7 @@ public sealed class HostileInputTests : ResilienceFixture
 
     [Fact]
     public void Ready_SentTwice_SecondIgnored() =>
-        // L11: READY after the handshake is an unknown command there, dropped without closing.
+        // docs/libzmq-behaviour.md L11: READY after the handshake is an unknown command there, dropped without closing.
         AssertHandled(ZmtpBytes.Ready("PUSH"), Outcome.Accepted, handshakeFirst: true);
 
     [Fact]
@@ -182,7 +182,7 @@ public sealed class HostileInputTests : ResilienceFixture
 
     [Fact]
     public void Metadata_StrayOctetAfterLastProperty_Closed() =>
-        // L6: a single octet left after the last property is EPROTO in libzmq.
+        // docs/libzmq-behaviour.md L6: a single octet left after the last property is EPROTO in libzmq.
         AssertHandled(ZmtpBytes.Concat(ZmtpBytes.Greeting(), ZmtpBytes.Ready("PUSH", [0x01])), Outcome.Closed);
 
     [Fact]

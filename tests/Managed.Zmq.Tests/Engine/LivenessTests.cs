@@ -5,9 +5,9 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
-/// Connections that must die, and sockets that must come back: heartbeats (L13, libzmq
-/// test_heartbeats), the handshake timer (L14, test_stream_timeout), MAXMSGSIZE (L10),
-/// connect timeout and reconnect backoff (L15, test_reconnect_ivl), IMMEDIATE (test_immediate),
+/// Connections that must die, and sockets that must come back: heartbeats (docs/libzmq-behaviour.md L13, libzmq
+/// test_heartbeats), the handshake timer (docs/libzmq-behaviour.md L14, test_stream_timeout), MAXMSGSIZE (docs/libzmq-behaviour.md L10),
+/// connect timeout and reconnect backoff (docs/libzmq-behaviour.md L15, test_reconnect_ivl), IMMEDIATE (test_immediate),
 /// and linger on disposal.
 /// </summary>
 public sealed class LivenessTests : ResilienceFixture

@@ -8,7 +8,7 @@ namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
 /// The receive side of a ZMTP 1.0 connection without sockets: RFC 13 frames in, however split, and the inbound
-/// queue's ZMTP 3.x frames out, published by whole messages only (RFC 13 §The Framing Layer; libzmq notes L2, L25).
+/// queue's ZMTP 3.x frames out, published by whole messages only (RFC 13 §The Framing Layer; libzmq notes docs/libzmq-behaviour.md L2, docs/libzmq-behaviour.md L25).
 /// </summary>
 public sealed class Zmtp10DecoderTests
 {

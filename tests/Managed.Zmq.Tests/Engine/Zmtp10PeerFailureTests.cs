@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Engine;
 /// <summary>
 /// A scripted ZMTP 1.0 peer (RFC 13) where it must fail, or where only the monitor tells: refused by a socket
 /// that uses security or ZAP, cut off for a frame RFC 13 forbids, never announced by HANDSHAKE_SUCCEEDED; and
-/// frames large enough to travel outside the queues. libzmq reports each failure with DISCONNECTED alone (L25).
+/// frames large enough to travel outside the queues. libzmq reports each failure with DISCONNECTED alone (docs/libzmq-behaviour.md L25).
 /// </summary>
 public sealed class Zmtp10PeerFailureTests : ResilienceFixture
 {
@@ -48,7 +48,7 @@ public sealed class Zmtp10PeerFailureTests : ResilienceFixture
     [InlineData("NULL with a ZAP domain")]
     public void OurSecureSocketBinds_Zmtp10PeerConnects_ClosedWithDisconnectedAlone(string mechanism)
     {
-        // A 1.0 peer cannot authenticate (RFC 13 §Security): libzmq closes at once (L3), and so do we.
+        // A 1.0 peer cannot authenticate (RFC 13 §Security): libzmq closes at once (docs/libzmq-behaviour.md L3), and so do we.
         var server = Create(SocketType.Pull);
         Secure(server, mechanism);
         using var monitor = Monitor(server);
@@ -83,7 +83,7 @@ public sealed class Zmtp10PeerFailureTests : ResilienceFixture
     [Fact]
     public void Zmtp10Peer_ConnectsAndLeaves_NoHandshakeSucceededAsLibzmq()
     {
-        // libzmq raises HANDSHAKE_SUCCEEDED when a mechanism becomes ready, which a 1.0 peer never has (L23).
+        // libzmq raises HANDSHAKE_SUCCEEDED when a mechanism becomes ready, which a 1.0 peer never has (docs/libzmq-behaviour.md L23).
         var pull = Create(SocketType.Pull);
         using var monitor = Monitor(pull);
         using (var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(pull))))

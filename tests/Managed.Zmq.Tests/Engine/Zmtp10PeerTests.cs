@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Engine;
 /// <summary>
 /// Our sockets against a scripted ZMTP 1.0 peer (a 0MQ 2.x node: RFC 13's bytes exactly, on a real TCP
 /// connection), in both roles: it connects to our bound socket, or our socket connects to it. Each side opens
-/// with its identity frame; ours is the 10-octet signature plus the routing id, as libzmq sends it (L25).
+/// with its identity frame; ours is the 10-octet signature plus the routing id, as libzmq sends it (docs/libzmq-behaviour.md L25).
 /// </summary>
 public sealed class Zmtp10PeerTests : ResilienceFixture
 {
@@ -73,7 +73,7 @@ public sealed class Zmtp10PeerTests : ResilienceFixture
     [Fact]
     public void OurRouterBinds_VersionedZmtp10Peer_GreetingThenRfc13Frames()
     {
-        // Revision 00: 12 octets of greeting each way, then RFC 13 frames, identities first (L2, L25).
+        // Revision 00: 12 octets of greeting each way, then RFC 13 frames, identities first (docs/libzmq-behaviour.md L2, docs/libzmq-behaviour.md L25).
         var router = Create(SocketType.Router);
         using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(router)));
 
@@ -145,7 +145,7 @@ public sealed class Zmtp10PeerTests : ResilienceFixture
     [Fact]
     public void OurXPubBinds_Zmtp10SubConnects_SubscribedToAllAsLibzmqDoes()
     {
-        // A 0MQ 2.x subscriber never subscribes: libzmq's XPUB hands the application a phantom "subscribe all" (L2).
+        // A 0MQ 2.x subscriber never subscribes: libzmq's XPUB hands the application a phantom "subscribe all" (docs/libzmq-behaviour.md L2).
         var xpub = Create(SocketType.XPub);
         using var peer = ConnectPeer(xpub);
 
@@ -173,7 +173,7 @@ public sealed class Zmtp10PeerTests : ResilienceFixture
         sub.Subscribe("A");
         var peer = AcceptPeer(sub);
 
-        // libzmq's 1.0 encoder: the subscription is an ordinary frame, 0x01 then the topic (L12, L25).
+        // libzmq's 1.0 encoder: the subscription is an ordinary frame, 0x01 then the topic (docs/libzmq-behaviour.md L12, docs/libzmq-behaviour.md L25).
         Assert.Equal("03000141", Convert.ToHexString(peer.ReadExactly(4)));
         peer.Send([.. Rfc13.Message("B-skipped"), .. Rfc13.Message("A-kept")]);
 

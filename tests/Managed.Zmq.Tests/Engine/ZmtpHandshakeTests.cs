@@ -9,7 +9,7 @@ namespace Managed.Zmq.Tests.Engine;
 /// The ZMTP 3.x handshake driven against a scripted peer over an in-memory duplex, no sockets:
 /// what we send (greeting, READY per RFC 23 §Worked Example), every way a peer can succeed
 /// (3.0, 3.1, higher versions, bytes split anyhow) and every way it can be refused
-/// (RFC 23 §Version Negotiation, §Authentication and Confidentiality, §Error Handling; L1–L7, L10).
+/// (RFC 23 §Version Negotiation, §Authentication and Confidentiality, §Error Handling; docs/libzmq-behaviour.md L1–L7, docs/libzmq-behaviour.md L10).
 /// </summary>
 public sealed class ZmtpHandshakeTests
 {
@@ -256,7 +256,7 @@ public sealed class ZmtpHandshakeTests
         var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, "04 10 05 'ERROR' 09 'no-access'"));
 
         Assert.Equal(HandshakeOutcome.PeerError, result.Outcome);
-        // A reason that is not a ZAP status raises no monitor event in libzmq (L7).
+        // A reason that is not a ZAP status raises no monitor event in libzmq (docs/libzmq-behaviour.md L7).
         Assert.True(result.MechanismError is { IsSilent: true });
     }
 
@@ -282,7 +282,7 @@ public sealed class ZmtpHandshakeTests
         var (result, _) = await RunAsync(Dealer(), Peer(Greeting31, ready));
 
         // RFC 23 §The Socket-Type Property: the connection ends, and no reconnect follows (docs/libzmq-behaviour.md
-        // L15); under NULL libzmq raises no handshake event for it (L6).
+        // docs/libzmq-behaviour.md L15); under NULL libzmq raises no handshake event for it (docs/libzmq-behaviour.md L6).
         Assert.Equal(HandshakeOutcome.ProtocolError, result.Outcome);
         Assert.Equal(0x10000018, result.ProtocolError);
         Assert.Equal(MechanismError.SilentProtocol(0x10000018), result.MechanismError);

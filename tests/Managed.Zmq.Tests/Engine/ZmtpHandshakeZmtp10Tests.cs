@@ -8,7 +8,7 @@ namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
 /// The handshake with a ZMTP 1.0 peer (RFC 13) over an in-memory duplex, byte for byte as libzmq 4.3 does it
-/// (libzmq notes L1–L3, L25): detected from octet 0 or octet 9 of what it sends, or from revision 00; identities
+/// (libzmq notes docs/libzmq-behaviour.md L1–L3, docs/libzmq-behaviour.md L25): detected from octet 0 or octet 9 of what it sends, or from revision 00; identities
 /// exchanged; refused, with no handshake event, when our socket uses security or ZAP.
 /// </summary>
 public sealed class ZmtpHandshakeZmtp10Tests

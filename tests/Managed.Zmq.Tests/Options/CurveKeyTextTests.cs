@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Options;
 /// <summary>The key-sized Z85 codec behind the CURVE options, against RFC 32 and the shared crypto vectors.</summary>
 public sealed class CurveKeyTextTests
 {
-    // specs/CRYPTO-VECTORS.md, CurveZMQ client key pair (cross-checked with libsodium).
+    // libzmq's documented CurveZMQ test client key pair (cross-checked with libsodium).
     public const string ClientPublicHex = "BB88471D65E2659B30C55A5321CEBB5AAB2B70A398645C26DCA2B2FCB43FC518";
     public const string ClientPublicZ85 = "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID";
     public const string ClientSecretHex = "7BB864B489AFA3671FBE69101F94B38972F24816DFB01B51656B3FEC8DFD0888";

@@ -4,7 +4,7 @@ using Managed.Zmq.Options;
 namespace Managed.Zmq.Tests.Options;
 
 /// <summary>
-/// One integer row of API.md §7, restated independently of <see cref="OptionTable"/> so the tests check the table
+/// One integer row of the option table (docs/options.md), restated independently of <see cref="OptionTable"/> so the tests check the table
 /// rather than echo it. <see cref="SocketType"/> is a type that accepts the option; Min/Max bound valid writes.
 /// </summary>
 internal sealed record IntegerOptionCase(

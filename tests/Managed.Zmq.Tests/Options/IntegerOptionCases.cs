@@ -3,7 +3,7 @@ using Managed.Zmq.Options;
 
 namespace Managed.Zmq.Tests.Options;
 
-/// <summary>The integer rows of API.md §7, with the values Net.Zmq's tests set and read back.</summary>
+/// <summary>The integer rows of the option table (docs/options.md), with the values Net.Zmq's tests set and read back.</summary>
 internal static class IntegerOptionCases
 {
     private const OptionAccess RW = OptionAccess.ReadWrite;

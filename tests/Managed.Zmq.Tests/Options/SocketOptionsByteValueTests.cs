@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Options;
 
 /// <summary>
 /// String and binary options: reads of strings include a NUL counted in the length, Routing_Id reads back its exact
-/// bytes, and each option's length limit from API.md §7.
+/// bytes, and each option's length limit (docs/options.md).
 /// </summary>
 public sealed class SocketOptionsByteValueTests
 {

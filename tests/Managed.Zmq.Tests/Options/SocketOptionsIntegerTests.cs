@@ -4,7 +4,7 @@ using Managed.Zmq.Options;
 namespace Managed.Zmq.Tests.Options;
 
 /// <summary>
-/// Integer options against API.md §7: defaults, round trips, ranges and the exact-width rule that libzmq enforces
+/// Integer options against the option table (docs/options.md): defaults, round trips, ranges and the exact-width rule that libzmq enforces
 /// (a 4-byte option never accepts 8 bytes and the other way round).
 /// </summary>
 public sealed class SocketOptionsIntegerTests

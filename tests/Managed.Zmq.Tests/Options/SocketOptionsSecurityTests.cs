@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Options;
 
 /// <summary>
 /// CURVE key forms (32 raw bytes, 40 Z85 characters, 41 with a NUL) and how the security options derive Mechanism and
-/// the server role, as libzmq 4.3 does (API.md §7 rows 43–50, §8.8).
+/// the server role, as libzmq 4.3 does (docs/options.md, the security options; docs/security.md).
 /// </summary>
 public sealed class SocketOptionsSecurityTests
 {

@@ -8,7 +8,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Patterns;
 
 /// <summary>
-/// The publisher's table of subscriptions (RFC 29, L12): a set of connections per topic, first and
+/// The publisher's table of subscriptions (RFC 29, docs/libzmq-behaviour.md L12): a set of connections per topic, first and
 /// last reported, one delivery per connection however many of its prefixes match, and a leaving
 /// connection's topics dropped; plus a randomized comparison with a naive table.
 /// </summary>

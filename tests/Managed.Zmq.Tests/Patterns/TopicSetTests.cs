@@ -7,7 +7,7 @@ using Managed.Zmq.Security.Zap;
 namespace Managed.Zmq.Tests.Patterns;
 
 /// <summary>
-/// The subscriber's counted prefix filter (RFC 29, L12) and the radix trie under it: prefix
+/// The subscriber's counted prefix filter (RFC 29, docs/libzmq-behaviour.md L12) and the radix trie under it: prefix
 /// matching, the empty prefix, overlapping prefixes, reference counts, pruning, every byte value,
 /// and a randomized comparison with a naive list of prefixes.
 /// </summary>

@@ -6,7 +6,7 @@ namespace Managed.Zmq.Tests.Security;
 /// <summary>
 /// Hostile or broken CURVE clients against our CURVE server over real TCP, each speaking the
 /// protocol by hand (<see cref="RawCurveClient"/>). Every case must drop only that one connection,
-/// raise the monitor event libzmq raises for it (L9, L23: HANDSHAKE_FAILED_PROTOCOL with the
+/// raise the monitor event libzmq raises for it (docs/libzmq-behaviour.md L9, docs/libzmq-behaviour.md L23: HANDSHAKE_FAILED_PROTOCOL with the
 /// protocol-error code, then DISCONNECTED), surface no exception on the user's thread, and leave
 /// the server serving the next well-behaved client.
 /// </summary>
@@ -155,7 +155,7 @@ public sealed class CurveBadInputTests
         using var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
         bad.Handshake();
 
-        // Gaps are allowed (L9): 10 after INITIATE's 2 is fine; 9 after 10 is not.
+        // Gaps are allowed (docs/libzmq-behaviour.md L9): 10 after INITIATE's 2 is fine; 9 after 10 is not.
         bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes("ten"), nonce: 10));
         Assert.Equal("ten", server.Socket.RecvString());
         bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes("nine"), nonce: 9));

@@ -43,7 +43,7 @@ public sealed partial class CurveMechanismTests
         var encoded = new byte[client.GetEncodedLength(ping.Length)];
         Assert.Equal(encoded.Length, client.Encode(frame, encoded));
 
-        // The MESSAGE travels as a message frame (flags 0): COMMAND is payload flag 0x02 (L9).
+        // The MESSAGE travels as a message frame (flags 0): COMMAND is payload flag 0x02 (docs/libzmq-behaviour.md L9).
         Assert.Equal(0x00, encoded[0]);
         Assert.Equal(8 + 8 + 16 + 1 + ping.Length, encoded[1]);
         Assert.Equal(WireBytes.ToHex(WireBytes.Parse("07 'MESSAGE' 00 00 00 00 00 00 00 03")), WireBytes.ToHex(encoded.AsSpan(2, 16)));

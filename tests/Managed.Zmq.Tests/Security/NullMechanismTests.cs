@@ -7,7 +7,7 @@ using static Managed.Zmq.Tests.Security.Support.MechanismHarness;
 
 namespace Managed.Zmq.Tests.Security;
 
-/// <summary>The NULL mechanism (RFC 23/37 §The NULL Security Mechanism; L6, L7).</summary>
+/// <summary>The NULL mechanism (RFC 23/37 §The NULL Security Mechanism; docs/libzmq-behaviour.md L6, docs/libzmq-behaviour.md L7).</summary>
 public sealed class NullMechanismTests
 {
     [Fact]

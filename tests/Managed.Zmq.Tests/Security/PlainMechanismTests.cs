@@ -6,7 +6,7 @@ using static Managed.Zmq.Tests.Security.Support.MechanismHarness;
 
 namespace Managed.Zmq.Tests.Security;
 
-/// <summary>PLAIN (RFC 24; L8) client and server against each other and against malformed input.</summary>
+/// <summary>PLAIN (RFC 24; docs/libzmq-behaviour.md L8) client and server against each other and against malformed input.</summary>
 public sealed class PlainMechanismTests
 {
     [Fact]

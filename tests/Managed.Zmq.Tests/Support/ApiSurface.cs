@@ -2,7 +2,7 @@ using System.Reflection;
 
 namespace Managed.Zmq.Tests.Support;
 
-/// <summary>Counts a type's public members the way API.md §2.1 does: properties once, accessors not at all.</summary>
+/// <summary>Counts a type's public members as Net.Zmq's surface is counted: properties once, accessors not at all.</summary>
 internal static class ApiSurface
 {
     public static int CountPublicMembers(Type type) =>

@@ -3,7 +3,7 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>ZMTP 1.0 frame headers (RFC 13 §The Framing Layer; libzmq notes L25): the length counts the flags octet.</summary>
+/// <summary>ZMTP 1.0 frame headers (RFC 13 §The Framing Layer; libzmq notes docs/libzmq-behaviour.md L25): the length counts the flags octet.</summary>
 public sealed class Zmtp10FrameTests
 {
     [Theory]

@@ -3,11 +3,11 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>The ERROR command (RFC 23 §The NULL Security Mechanism, §Error Handling; libzmq notes L7, L15).</summary>
+/// <summary>The ERROR command (RFC 23 §The NULL Security Mechanism, §Error Handling; libzmq notes docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15).</summary>
 public sealed class ZmtpErrorTests
 {
     [Theory]
-    // libzmq's only use of ERROR: a ZAP status code (L7).
+    // libzmq's only use of ERROR: a ZAP status code (docs/libzmq-behaviour.md L7).
     [InlineData("400", "04 0A 05 'ERROR' 03 '400'")]
     [InlineData("", "04 07 05 'ERROR' 00")]
     [InlineData("Bad-Socket-Type", "04 16 05 'ERROR' 0F 'Bad-Socket-Type'")]

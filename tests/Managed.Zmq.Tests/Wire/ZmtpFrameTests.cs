@@ -3,7 +3,7 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>Frame header encoding and decoding (RFC 23/37 §Framing, libzmq notes L10).</summary>
+/// <summary>Frame header encoding and decoding (RFC 23/37 §Framing, libzmq notes docs/libzmq-behaviour.md L10).</summary>
 public sealed class ZmtpFrameTests
 {
     [Theory]

@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// The 64-octet greeting and old-peer detection (RFC 23/37 §Formal Grammar, §Version Negotiation,
-/// §Detecting ZMTP 1.0 and 2.0 Peers; libzmq notes L1, L2).
+/// §Detecting ZMTP 1.0 and 2.0 Peers; libzmq notes docs/libzmq-behaviour.md L1, docs/libzmq-behaviour.md L2).
 /// </summary>
 public sealed class ZmtpGreetingTests
 {
@@ -69,7 +69,7 @@ public sealed class ZmtpGreetingTests
     // ZMTP 2.0 (revision 1) and the 0MQ 3.x pre-release revision 0.
     [InlineData("FF 00*7 01 7F 01 05 00 00", 11, "Zmtp2OrOlder")]
     [InlineData("FF 00*7 01 7F 00 05", 11, "Zmtp2OrOlder")]
-    // Revision 2 is 2.0 by the RFC but libzmq speaks 3.x to it (L2).
+    // Revision 2 is 2.0 by the RFC but libzmq speaks 3.x to it (docs/libzmq-behaviour.md L2).
     [InlineData("FF 00*7 01 7F 02", 11, "Zmtp3")]
     [InlineData("FF 00*7 01 7F 03 00 'NULL'", 11, "Zmtp3")]
     [InlineData("FF 00*7 01 7F 03 01", 11, "Zmtp3")]
@@ -103,10 +103,10 @@ public sealed class ZmtpGreetingTests
     [InlineData("FF 00*7 01 7F 04 00 'NULL' 00*16 00 00*31", "Done 4.0 Null server=False")]
     [InlineData("FF 00*7 01 7F 02 00 'NULL' 00*16 00 00*31", "Done 2.0 Null server=False")]
     // Padding 00..01 (libzmq, no routing id; the vectors above) and 00..06 (libzmq, 5-octet
-    // routing id) and all-zero are equally fine: padding is not validated (L1).
+    // routing id) and all-zero are equally fine: padding is not validated (docs/libzmq-behaviour.md L1).
     [InlineData("FF 00*7 06 7F 03 01 'NULL' 00*16 00 00*31", "Done 3.1 Null server=False")]
     [InlineData("FF 00*8 7F 03 01 'NULL' 00*16 00 00*31", "Done 3.1 Null server=False")]
-    // The filler is not validated, and neither is the as-server octet's value (L5).
+    // The filler is not validated, and neither is the as-server octet's value (docs/libzmq-behaviour.md L5).
     [InlineData("FF 00*7 01 7F 03 01 'NULL' 00*16 00 AA*31", "Done 3.1 Null server=False")]
     [InlineData("FF 00*7 01 7F 03 01 'NULL' 00*16 01 00*31", "Done 3.1 Null server=True")]
     // Unknown or almost-right names are Unknown, never Malformed (RFC 23: exact match over 20 octets).

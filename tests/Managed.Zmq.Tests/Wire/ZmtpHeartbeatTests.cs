@@ -3,11 +3,11 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>PING and PONG (RFC 37 §Connection Heartbeating; libzmq note L13; checklist J).</summary>
+/// <summary>PING and PONG (RFC 37 §Connection Heartbeating; libzmq note docs/libzmq-behaviour.md L13; checklist J).</summary>
 public sealed class ZmtpHeartbeatTests
 {
     [Theory]
-    // What libzmq sends: TTL only, no context (L13).
+    // What libzmq sends: TTL only, no context (docs/libzmq-behaviour.md L13).
     [InlineData(0, "", "04 07 04 'PING' 00 00")]
     [InlineData(300, "", "04 07 04 'PING' 01 2C")]
     [InlineData(65535, "", "04 07 04 'PING' FF FF")]
@@ -46,7 +46,7 @@ public sealed class ZmtpHeartbeatTests
     [InlineData("04 07 04 'PING' 01 2C", "[PING] ttl=300 ctx=[]")]
     [InlineData("04 0A 04 'PING' FF FF 'ctx'", "[PING] ttl=65535 ctx=[ctx]")]
     [InlineData("04 17 04 'PING' 00 01 '0123456789abcdef'", "[PING] ttl=1 ctx=[0123456789abcdef]")]
-    // A context over 16 octets is cut to 16 (L13).
+    // A context over 16 octets is cut to 16 (docs/libzmq-behaviour.md L13).
     [InlineData("04 1A 04 'PING' 00 01 '0123456789abcdefXYZ'", "[PING] ttl=1 ctx=[0123456789abcdef]")]
     // Fewer than the two TTL octets.
     [InlineData("04 05 04 'PING'", "[PING] malformed")]

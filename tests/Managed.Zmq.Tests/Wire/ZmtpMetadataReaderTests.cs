@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// Reading metadata blocks, including every way one can be malformed
-/// (RFC 23 §The NULL Security Mechanism; libzmq note L6).
+/// (RFC 23 §The NULL Security Mechanism; libzmq note docs/libzmq-behaviour.md L6).
 /// </summary>
 public sealed class ZmtpMetadataReaderTests
 {
@@ -14,7 +14,7 @@ public sealed class ZmtpMetadataReaderTests
     [InlineData("0B 'Socket-Type' 00 00 00 06 'DEALER'", "[Socket-Type]=[DEALER] end")]
     [InlineData("0B 'Socket-Type' 00 00 00 06 'DEALER' 08 'Identity' 00 00 00 00", "[Socket-Type]=[DEALER] [Identity]=[] end")]
     [InlineData("08 'Identity' 00 00 00 03 00 01 02", "[Identity]=[\\x00\\x01\\x02] end")]
-    // Zero-length names are accepted, as libzmq accepts them (L6).
+    // Zero-length names are accepted, as libzmq accepts them (docs/libzmq-behaviour.md L6).
     [InlineData("00 00 00 00 01 'x'", "[]=[x] end")]
     [InlineData("00 00 00 00 00", "[]=[] end")]
     public void TryReadNext_WellFormed_ReadsEveryProperty(string block, string expected)

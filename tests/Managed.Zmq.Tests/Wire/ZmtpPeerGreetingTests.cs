@@ -2,7 +2,7 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>Which subscription encoding a peer's announced version calls for (RFC 37 §Version Negotiation, L2).</summary>
+/// <summary>Which subscription encoding a peer's announced version calls for (RFC 37 §Version Negotiation, docs/libzmq-behaviour.md L2).</summary>
 public sealed class ZmtpPeerGreetingTests
 {
     [Theory]

@@ -5,14 +5,14 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// The NULL handshake's READY command (RFC 23 §The NULL Security Mechanism, §Worked Example,
-/// §Connection Metadata; libzmq note L6; checklist items 37 and 39).
+/// §Connection Metadata; libzmq note docs/libzmq-behaviour.md L6; checklist items 37 and 39).
 /// </summary>
 public sealed class ZmtpReadyTests
 {
     // RFC 23 §Worked Example: a DEALER with no identity, a 41-octet body.
     private const string DealerReady = "04 29 05 'READY' 0B 'Socket-Type' 00 00 00 06 'DEALER' 08 'Identity' 00 00 00 00";
 
-    // What a libzmq ROUTER sends: the same shape, with an empty Identity (L6).
+    // What a libzmq ROUTER sends: the same shape, with an empty Identity (docs/libzmq-behaviour.md L6).
     private const string LibzmqRouterReady = "04 29 05 'READY' 0B 'Socket-Type' 00 00 00 06 'ROUTER' 08 'Identity' 00 00 00 00";
 
     // RFC 23 §Worked Example's ROUTER reply: Socket-Type only, a 28-octet body.
@@ -24,7 +24,7 @@ public sealed class ZmtpReadyTests
     [InlineData(3, "abc", "04 29 05 'READY' 0B 'Socket-Type' 00 00 00 03 'REQ' 08 'Identity' 00 00 00 03 'abc'")]
     [InlineData(1, "", "04 19 05 'READY' 0B 'Socket-Type' 00 00 00 03 'PUB'")]
     [InlineData(10, "", "04 1A 05 'READY' 0B 'Socket-Type' 00 00 00 04 'XSUB'")]
-    // Only REQ, DEALER and ROUTER send Identity: a PAIR's routing id is not sent (L6).
+    // Only REQ, DEALER and ROUTER send Identity: a PAIR's routing id is not sent (docs/libzmq-behaviour.md L6).
     [InlineData(0, "abc", "04 1A 05 'READY' 0B 'Socket-Type' 00 00 00 04 'PAIR'")]
     public void WriteFrame_SocketType_MatchesGoldenBytes(int socketType, string routingId, string expected)
     {
@@ -55,7 +55,7 @@ public sealed class ZmtpReadyTests
     [InlineData("04 35 05 'READY' 07 'X-Hello' 00 00 00 02 'hi' 08 'Resource' 00 00 00 01 '/' 0B 'Socket-Type' 00 00 00 03 'sub'", "[READY] type=[sub] id=none")]
     // A repeated name: the first occurrence wins.
     [InlineData("04 2C 05 'READY' 0B 'Socket-Type' 00 00 00 03 'PUB' 0B 'Socket-Type' 00 00 00 03 'SUB'", "[READY] type=[PUB] id=none")]
-    // A zero-length name is accepted and ignored (L6).
+    // A zero-length name is accepted and ignored (docs/libzmq-behaviour.md L6).
     [InlineData("04 0B 05 'READY' 00 00 00 00 00", "[READY] type=none id=none")]
     // A long frame for a short body is legal (RFC 23 §Authentication and Confidentiality).
     [InlineData("06 00 00 00 00 00 00 00 1C 05 'READY' 0B 'Socket-Type' 00 00 00 06 'ROUTER'", "[READY] type=[ROUTER] id=none")]

@@ -2,7 +2,7 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>Socket-type names and the compatibility matrix (RFC 23 §The Socket-Type Property; specs/README.md section Q; L6).</summary>
+/// <summary>Socket-type names and the compatibility matrix (RFC 23 §The Socket-Type Property; docs/libzmq-behaviour.md L6).</summary>
 public sealed class ZmtpSocketTypesTests
 {
     // The lists from section Q, written independently of the implementation.

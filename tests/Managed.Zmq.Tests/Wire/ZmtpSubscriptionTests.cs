@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// SUBSCRIBE/CANCEL commands (ZMTP 3.1) and 0x01/0x00 messages (ZMTP 3.0)
-/// (RFC 23 and RFC 37 §The Publish-Subscribe Pattern; libzmq notes L10, L12; checklist G).
+/// (RFC 23 and RFC 37 §The Publish-Subscribe Pattern; libzmq notes docs/libzmq-behaviour.md L10, docs/libzmq-behaviour.md L12; checklist G).
 /// </summary>
 public sealed class ZmtpSubscriptionTests
 {
@@ -43,7 +43,7 @@ public sealed class ZmtpSubscriptionTests
     }
 
     [Theory]
-    // The topic lengths around which some libzmq encoders forget LONG (L10): we must not.
+    // The topic lengths around which some libzmq encoders forget LONG (docs/libzmq-behaviour.md L10): we must not.
     [InlineData(true, 245, 0x04)]
     [InlineData(true, 246, 0x06)]
     [InlineData(false, 248, 0x04)]

@@ -203,7 +203,7 @@ public sealed class MonitorEventTests : ResilienceFixture
 
         peer.Send(ZmtpBytes.Greeting(mechanism: "PLAIN"));
 
-        // L4: libzmq reports ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH and closes without ERROR.
+        // docs/libzmq-behaviour.md L4: libzmq reports ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH and closes without ERROR.
         var failed = monitor.WaitFor(MonitorProbe.HandshakeFailedProtocol);
         Assert.Equal(0x11000002, failed.Value);
         monitor.WaitFor(SocketMonitorEvent.Disconnected);

@@ -165,7 +165,7 @@ public abstract partial class SocketContractTests
 
         Assert.Equal("\u0001topic", SubscribeAndRecv(xpub, sub, "topic"));
 
-        // Local subscriptions are counted; the publisher keeps a set per connection (L12).
+        // Local subscriptions are counted; the publisher keeps a set per connection (docs/libzmq-behaviour.md L12).
         sub.Subscribe("topic");
         sub.Unsubscribe("topic");
         Assert.Equal("\u0001marker", SubscribeAndRecv(xpub, sub, "marker"));

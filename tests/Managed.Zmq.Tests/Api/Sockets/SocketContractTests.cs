@@ -4,7 +4,7 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Api.Sockets;
 
 /// <summary>
-/// The socket contract (API.md §4, §8) as one suite that every transport runs: each subclass
+/// The socket contract (docs/public-api.md; sending, receiving and errors as in Net.Zmq) as one suite that every transport runs: each subclass
 /// names its <see cref="Support.Transport"/>, endpoints come from <see cref="TestEndpoint"/>, and
 /// the suite checks patterns, multipart delivery, timeouts, HWM, endpoints and teardown the same
 /// way over each (STYLE: the Channels ChannelTestBase layout).

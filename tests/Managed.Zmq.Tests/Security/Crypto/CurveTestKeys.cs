@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Tests.Security.Crypto;
 
-/// <summary>libzmq's documented CURVE test key pairs (shared/specs/CRYPTO-VECTORS.md).</summary>
+/// <summary>libzmq's documented CURVE test key pairs (from libzmq's CURVE documentation and tests).</summary>
 internal static class CurveTestKeys
 {
     public const string ClientPublicHex = "BB88471D65E2659B30C55A5321CEBB5AAB2B70A398645C26DCA2B2FCB43FC518";

@@ -3,7 +3,7 @@ using Managed.Zmq.Security.Crypto;
 
 namespace Managed.Zmq.Tests.Security.Crypto;
 
-/// <summary>HSalsa20 and XSalsa20 against the NaCl vectors (shared/specs/CRYPTO-VECTORS.md).</summary>
+/// <summary>HSalsa20 and XSalsa20 against the vectors published with NaCl.</summary>
 public sealed class Salsa20Tests
 {
     [Fact]

@@ -2,7 +2,7 @@ using Managed.Zmq.Security.Crypto;
 
 namespace Managed.Zmq.Tests.Security.Crypto;
 
-/// <summary>X25519 against RFC 7748 §5.2 and §6.1 (shared/specs/CRYPTO-VECTORS.md).</summary>
+/// <summary>X25519 against RFC 7748 §5.2 and §6.1.</summary>
 public sealed class X25519Tests
 {
     [Theory]

@@ -45,7 +45,7 @@ internal sealed class RawCurveClient : IDisposable
 
     public byte[] ClientSecret { get; }
 
-    /// <summary>Next short nonce for a MESSAGE (HELLO used 1 and INITIATE 2: L9).</summary>
+    /// <summary>Next short nonce for a MESSAGE (HELLO used 1 and INITIATE 2: docs/libzmq-behaviour.md L9).</summary>
     public ulong NextNonce { get; set; } = 3;
 
     public static (byte[] Public, byte[] Secret) NewKeys()

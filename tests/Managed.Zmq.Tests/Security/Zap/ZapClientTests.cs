@@ -6,7 +6,7 @@ using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq.Tests.Security.Zap;
 
-/// <summary>ZAP request frames and reply checks (RFC 27; L21).</summary>
+/// <summary>ZAP request frames and reply checks (RFC 27; docs/libzmq-behaviour.md L21).</summary>
 public sealed class ZapClientTests
 {
     [Fact]
