@@ -26,9 +26,9 @@ internal static unsafe class OwnedBuffers
     {
         if (size <= Tuning.Frames.PooledOwnedUpTo)
         {
-            int bucket = BufferPool.GetBucketIndex(size);
+            nint buffer = s_pool.RentBuffer(size, out int bucket);
             capacity = BufferPool.GetBucketCapacity(bucket);
-            return (byte*)s_pool.TakeBuffer(bucket, ThreadCaches.Current);
+            return (byte*)buffer;
         }
 
         capacity = size;

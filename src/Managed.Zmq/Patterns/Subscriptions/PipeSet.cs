@@ -77,6 +77,9 @@ internal struct PipeSet
         }
     }
 
+    /// <summary>True when the set has no member (a trie node holds only sets with members).</summary>
+    public readonly bool IsEmpty => _items is null;
+
     /// <summary>The single member, or null when there are none or several (then use <see cref="Many"/>).</summary>
     public readonly Pipe? Single => _items as Pipe;
 

@@ -115,18 +115,15 @@ internal sealed class SubscriptionTable
         /// <summary>Whether offers mark their connection; off until a second set is met (or asked for from the start).</summary>
         private bool _stamping = stamping;
 
-        /// <summary>The set offered without marks, while <see cref="_stamping"/> is off.</summary>
+        /// <summary>The set offered without marks, while <see cref="_stamping"/> is off; empty until the first set is met.</summary>
         private PipeSet _unstamped;
-
-        private bool _visited;
 
         public bool Visit(ref PipeSet value)
         {
             if (!_stamping)
             {
-                if (!_visited)
+                if (_unstamped.IsEmpty)
                 {
-                    _visited = true;
                     _unstamped = value;
                     return OfferAll(ref value);
                 }
