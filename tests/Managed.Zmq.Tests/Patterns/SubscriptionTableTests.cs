@@ -283,16 +283,31 @@ public sealed class SubscriptionTableTests
 
         var message = B("abc-message");
         var sink = new Counter();
-        table.Match(message, ++_stamp, ref sink, stampEveryMatch: false);
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 10_000; i++)
+        for (int i = 0; i < WarmUpMatches; i++)
         {
             table.Match(message, ++_stamp, ref sink, stampEveryMatch: false);
         }
 
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
-        Assert.Equal(3 * 10_001, sink.Count);
+        // The smaller of two windows, as SteadyStateRun measures: an allocation per match shows in both, while a
+        // one-time cost of the runtime on this thread (such as starting its tiering worker) shows in one.
+        long smallest = long.MaxValue;
+        for (int window = 0; window < 2; window++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 10_000; i++)
+            {
+                table.Match(message, ++_stamp, ref sink, stampEveryMatch: false);
+            }
+
+            smallest = Math.Min(smallest, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+
+        Assert.Equal(0, smallest);
+        Assert.Equal(3 * (WarmUpMatches + 20_000), sink.Count);
     }
+
+    /// <summary>Matches before measuring: past the runtime's call counting for every method a match runs.</summary>
+    private const int WarmUpMatches = 100;
 
     private struct Counter : IMatchSink
     {
