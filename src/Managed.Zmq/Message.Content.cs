@@ -152,12 +152,12 @@ public sealed unsafe partial class Message
 
     /// <summary>Makes <see cref="_owned"/> hold at least <paramref name="size"/> bytes and points the content at it.</summary>
     /// <remarks>Only for Owned content. A retained buffer is reused unless it is large and would be mostly idle.</remarks>
-    private void EnsureOwnedCapacity(int size)
+    private void EnsureOwnedCapacity(int size, ThreadCaches? caches = null)
     {
         Debug.Assert(_kind == ContentKind.Owned, "owned buffers back Owned content only");
         if (!OwnedBufferFits(size))
         {
-            ReplaceOwnedBuffer(size);
+            ReplaceOwnedBuffer(size, caches);
         }
 
         _data = _owned;
@@ -171,32 +171,32 @@ public sealed unsafe partial class Message
     /// frees nothing: 7 % of the sender's samples at 1 KiB over ipc).
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReplaceOwnedBuffer(int size)
+    private void ReplaceOwnedBuffer(int size, ThreadCaches? caches)
     {
-        FreeOwned();
+        FreeOwned(caches);
         if (size > 0)
         {
-            _owned = OwnedBuffers.Allocate(size, out _ownedCapacity);
+            _owned = OwnedBuffers.Allocate(size, out _ownedCapacity, caches);
         }
     }
 
     /// <summary>Whether the owned buffer takes <paramref name="size"/> bytes without being mostly idle (a large one for a small frame).</summary>
     private bool OwnedBufferFits(int size) => size <= _ownedCapacity && (_ownedCapacity <= Tuning.Frames.MessageRetainedCapacity || size >= _ownedCapacity / 4);
 
-    /// <summary>Frees the owned buffer, if any.</summary>
-    private void FreeOwned()
+    /// <summary>Frees the owned buffer, if any; <paramref name="caches"/> are the calling thread's when the caller has them.</summary>
+    private void FreeOwned(ThreadCaches? caches = null)
     {
         if (_owned is not null)
         {
-            FreeOwnedBuffer();
+            FreeOwnedBuffer(caches);
         }
     }
 
     /// <summary>Frees the owned buffer, which exists; out of line for the reason given at <see cref="ReplaceOwnedBuffer"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void FreeOwnedBuffer()
+    private void FreeOwnedBuffer(ThreadCaches? caches)
     {
-        OwnedBuffers.Free(_owned, _ownedCapacity);
+        OwnedBuffers.Free(_owned, _ownedCapacity, caches);
         _owned = null;
         _ownedCapacity = 0;
         if (_kind == ContentKind.Owned)

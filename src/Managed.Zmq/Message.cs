@@ -84,8 +84,10 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
             ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
         }
 
-        _guard = MessageGuard.Watch(this);
-        EnsureOwnedCapacity(size);
+        // One thread-static read for the guard and the buffer (see ThreadCaches).
+        ThreadCaches caches = ThreadCaches.Current;
+        _guard = MessageGuard.Watch(this, caches);
+        EnsureOwnedCapacity(size, caches);
         _size = size;
     }
 
@@ -93,8 +95,9 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
     /// <param name="data">The bytes to copy.</param>
     public Message(ReadOnlySpan<byte> data)
     {
-        _guard = MessageGuard.Watch(this);
-        EnsureOwnedCapacity(data.Length);
+        ThreadCaches caches = ThreadCaches.Current;
+        _guard = MessageGuard.Watch(this, caches);
+        EnsureOwnedCapacity(data.Length, caches);
         _size = data.Length;
         data.CopyTo(new Span<byte>(_data, _size));
     }
@@ -109,9 +112,10 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
             ThrowHelper.ThrowArgumentNullException(nameof(text));
         }
 
-        _guard = MessageGuard.Watch(this);
+        ThreadCaches caches = ThreadCaches.Current;
+        _guard = MessageGuard.Watch(this, caches);
         int size = Encoding.UTF8.GetByteCount(text);
-        EnsureOwnedCapacity(size);
+        EnsureOwnedCapacity(size, caches);
         _size = Encoding.UTF8.GetBytes(text, new Span<byte>(_data, size));
     }
 
@@ -327,7 +331,7 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
         _disposed = true;
         ThreadCaches caches = ThreadCaches.Current;
         ReleaseContent(caches: caches);
-        FreeOwned();
+        FreeOwned(caches);
         _guard?.Release(caches);
         _guard = null;
     }

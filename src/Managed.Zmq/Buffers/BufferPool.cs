@@ -203,10 +203,13 @@ internal sealed class BufferPool
     /// A pooled buffer of at least <paramref name="size"/> bytes (at most 4 MiB) without a Message
     /// around it, for the socket's own copies of large span sends and a Message's own small buffers (<see cref="OwnedBuffers"/>); returned through <see cref="ReturnBuffer(int, nint)"/>.
     /// </summary>
-    public nint RentBuffer(int size, out int bucket)
+    public nint RentBuffer(int size, out int bucket) => RentBuffer(size, out bucket, ThreadCaches.Current);
+
+    /// <summary><see cref="RentBuffer(int, out int)"/> with the calling thread's <paramref name="caches"/>, read once by the caller.</summary>
+    public nint RentBuffer(int size, out int bucket, ThreadCaches caches)
     {
         bucket = GetBucketIndex(size);
-        return TakeBuffer(bucket, ThreadCaches.Current);
+        return TakeBuffer(bucket, caches);
     }
 
     /// <summary>A buffer of bucket <paramref name="index"/>: from the thread's cache, else level 2, else a new one (a miss).</summary>

@@ -21,12 +21,16 @@ internal static unsafe class OwnedBuffers
 {
     private static readonly BufferPool s_pool = new();
 
-    /// <summary>A buffer of at least <paramref name="size"/> (positive) bytes, and its <paramref name="capacity"/>.</summary>
-    public static byte* Allocate(int size, out int capacity)
+    /// <summary>
+    /// A buffer of at least <paramref name="size"/> (positive) bytes, and its <paramref name="capacity"/>.
+    /// <paramref name="caches"/> are the calling thread's when the caller has read them already (null: read here), so
+    /// a message's constructor pays one thread-static read, not two.
+    /// </summary>
+    public static byte* Allocate(int size, out int capacity, ThreadCaches? caches = null)
     {
         if (size <= Tuning.Frames.PooledOwnedUpTo)
         {
-            nint buffer = s_pool.RentBuffer(size, out int bucket);
+            nint buffer = s_pool.RentBuffer(size, out int bucket, caches ?? ThreadCaches.Current);
             capacity = BufferPool.GetBucketCapacity(bucket);
             return (byte*)buffer;
         }
@@ -35,12 +39,12 @@ internal static unsafe class OwnedBuffers
         return AllocateNative(size);
     }
 
-    /// <summary>Releases a buffer from <see cref="Allocate"/>, given the capacity it came with.</summary>
-    public static void Free(byte* buffer, int capacity)
+    /// <summary>Releases a buffer from <see cref="Allocate"/>, given the capacity it came with; <paramref name="caches"/> as there.</summary>
+    public static void Free(byte* buffer, int capacity, ThreadCaches? caches = null)
     {
         if (capacity <= Tuning.Frames.PooledOwnedUpTo)
         {
-            s_pool.ReturnBuffer(BufferPool.GetBucketIndex(capacity), (nint)buffer);
+            s_pool.ReturnBuffer(BufferPool.GetBucketIndex(capacity), (nint)buffer, caches ?? ThreadCaches.Current);
             return;
         }
 
