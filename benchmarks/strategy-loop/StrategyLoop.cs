@@ -20,6 +20,8 @@
 //   bytes       new byte[SIZE], Send(byte[])          / new byte[SIZE], Recv(byte[])
 //   msg         new Message(SIZE), Send, Dispose      / Recv into one Message
 //   zc          NativeMemory.Alloc + new Message(ptr, SIZE, free), Send, Dispose / Recv into one Message
+//   msg-malloc  msg, plus the NativeMemory.Alloc and Free that zc's caller pays (the memory unused) / as msg:
+//               the control that tells zc's library path from the cost of the caller's own allocation
 //   msg-reuse   one Message, Rebuild(SIZE), Send                / Recv into one Message
 //   pool-reuse  one Message, Rebuild(MessagePool.Shared, SIZE), Send / Recv(msg, SIZE) into one rented Message
 //
@@ -155,6 +157,15 @@ static void SendOne(Socket push, string name, int size, byte[] reused, Action<ni
             break;
         }
 
+        case "msg-malloc":
+        {
+            FreeNative(AllocateNative(size));
+            using var message = new Message(size);
+            message.Data[0] = 1;
+            push.Send(message, SendFlags.None);
+            break;
+        }
+
         case "msg-reuse":
             outgoing.Rebuild(size);
             outgoing.Data[0] = 1;
@@ -177,7 +188,7 @@ static void ReceiveOne(Socket pull, string name, int size, byte[] reused, Messag
     int received = name switch
     {
         "pool" or "bytes-pool" or "pool-reuse" => pull.Recv(incoming, size, RecvFlags.None),
-        "msg" or "zc" or "msg-reuse" => pull.Recv(incoming, RecvFlags.None),
+        "msg" or "zc" or "msg-reuse" or "msg-malloc" => pull.Recv(incoming, RecvFlags.None),
         "bytes" => pull.Recv(new byte[size], RecvFlags.None),
         _ => pull.Recv(reused, RecvFlags.None),
     };
