@@ -5,21 +5,37 @@ namespace Managed.Zmq.Buffers;
 
 /// <summary>
 /// Where the native buffer a Message owns comes from (its own content, as opposed to a rented or lent buffer or caller
-/// memory): a small one from a pool of the library's own, through the calling thread's cache, a larger one from the
-/// native allocator. Both have the frame headroom in front (<see cref="FrameHeadroom"/>).
+/// memory): one a pool can hold (up to <see cref="Tuning.Frames.PooledOwnedUpTo"/>) from a pool of the library's own,
+/// through the calling thread's cache, a larger one from the native allocator. Both have the frame headroom in front
+/// (<see cref="FrameHeadroom"/>).
 /// </summary>
 /// <remarks>
 /// <para>A Message created per send (<c>new Message(size)</c>, from a span or a string) used to cost a native
-/// allocation and a free, each a P/Invoke, on top of the copy into the queue; a small frame now takes a buffer from
-/// a thread cache and gives it back the same way (docs/ARCHITECTURE.md section 4). Larger buffers gained nothing
-/// from the pool when measured, and would hold more memory in it, so they stay with the allocator.</para>
+/// allocation and a free, each a P/Invoke, on top of the copy into the queue; it now takes a buffer from a thread
+/// cache and gives it back the same way (docs/ARCHITECTURE.md section 4). A large buffer, sent by reference and
+/// released on an I/O thread, goes back to the shared level of the pool, where the sending thread's next rent finds
+/// it; from the allocator, such buffers cost page faults in some processes. The pool keeps at most its level-2 caps
+/// of each size, as the engine's other private pools do.</para>
 /// <para>The pool is private: <see cref="MessagePool.Shared"/>'s statistics do not see these buffers. Which way a
 /// buffer came is read back from its capacity, which the owner keeps: a pooled buffer's capacity is its bucket's,
 /// never above <see cref="Tuning.Frames.PooledOwnedUpTo"/>; an allocated one's is the size asked, always above.</para>
 /// </remarks>
 internal static unsafe class OwnedBuffers
 {
-    private static readonly BufferPool s_pool = new();
+    private static readonly BufferPool s_pool = CreatePool();
+
+    /// <summary>A pool with the default caps, lowered to <see cref="Tuning.Frames.OwnedPoolBytesPerSize"/> per size.</summary>
+    private static BufferPool CreatePool()
+    {
+        var pool = new BufferPool();
+        for (int index = 0; index < BufferPool.BucketCount; index++)
+        {
+            int budget = Math.Max(2, Tuning.Frames.OwnedPoolBytesPerSize / BufferPool.GetBucketCapacity(index));
+            pool.SetMaxBuffers(index, Math.Min(pool.GetMaxBuffers(index), budget));
+        }
+
+        return pool;
+    }
 
     /// <summary>
     /// A buffer of at least <paramref name="size"/> (positive) bytes, and its <paramref name="capacity"/>.
@@ -50,6 +66,12 @@ internal static unsafe class OwnedBuffers
 
         FreeNative(buffer);
     }
+
+    /// <summary>The cap on idle buffers of bucket <paramref name="index"/> in the pool's shared level.</summary>
+    internal static int GetMaxIdle(int index) => s_pool.GetMaxBuffers(index);
+
+    /// <summary>Idle buffers of bucket <paramref name="index"/> in the pool's shared level now.</summary>
+    internal static int IdleCount(int index) => s_pool.LevelTwoCount(index);
 
     /// <summary>
     /// Out of line, as is <see cref="FreeNative"/>: a P/Invoke (NativeMemory) inlined into a method makes its prologue

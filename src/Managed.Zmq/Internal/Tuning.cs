@@ -199,10 +199,19 @@ internal static partial class Tuning
 
         /// <summary>
         /// Largest buffer a Message owns that comes from the library's own pool rather than the native allocator
-        /// (Buffers/OwnedBuffers.cs): up to here a Message created per send saves a native allocation and free;
-        /// above it the pool measured no faster than the allocator, and would hold more memory.
+        /// (Buffers/OwnedBuffers.cs): every size a pool holds, as for the engine's other private pools (large span
+        /// sends, large received frames). A small one saves a native allocation and free per Message; a large one
+        /// also the page faults of memory the native allocator returns to the system on free and maps afresh on the
+        /// next allocation, which in some processes struck every message (docs/ARCHITECTURE.md section 4).
         /// </summary>
-        public const int PooledOwnedUpTo = 1024;
+        public const int PooledOwnedUpTo = Pools.MaxBucketSize;
+
+        /// <summary>
+        /// What the pool of <see cref="PooledOwnedUpTo"/> keeps idle in its shared level per size, at most: its caps
+        /// are the default ones, lowered for large sizes to this many bytes' worth (at least two buffers), so a burst
+        /// of large Messages does not leave hundreds of megabytes in it. A stream cycles through a few buffers.
+        /// </summary>
+        public const int OwnedPoolBytesPerSize = 16 * 1024 * 1024;
 
         /// <summary>
         /// Largest owned buffer a Message keeps for reuse once its content is released. Keeping it makes
