@@ -22,6 +22,8 @@
 //   zc          NativeMemory.Alloc + new Message(ptr, SIZE, free), Send, Dispose / Recv into one Message
 //   msg-malloc  msg, plus the NativeMemory.Alloc and Free that zc's caller pays (the memory unused) / as msg:
 //               the control that tells zc's library path from the cost of the caller's own allocation
+//   zc-warm     zc over the caller's own warm buffers: taken from a queue (allocated when empty), and the free
+//               callback queues them again, so the caller pays neither malloc nor fresh pages / as msg
 //   msg-reuse   one Message, Rebuild(SIZE), Send                / Recv into one Message
 //   pool-reuse  one Message, Rebuild(MessagePool.Shared, SIZE), Send / Recv(msg, SIZE) into one rented Message
 //
@@ -157,6 +159,18 @@ static void SendOne(Socket push, string name, int size, byte[] reused, Action<ni
             break;
         }
 
+        case "zc-warm":
+        {
+            if (!WarmBuffers.Idle.TryDequeue(out nint memory))
+            {
+                memory = AllocateNative(size);
+            }
+
+            using var message = new Message(memory, size, WarmBuffers.Requeue);
+            push.Send(message, SendFlags.None);
+            break;
+        }
+
         case "msg-malloc":
         {
             FreeNative(AllocateNative(size));
@@ -188,7 +202,7 @@ static void ReceiveOne(Socket pull, string name, int size, byte[] reused, Messag
     int received = name switch
     {
         "pool" or "bytes-pool" or "pool-reuse" => pull.Recv(incoming, size, RecvFlags.None),
-        "msg" or "zc" or "msg-reuse" or "msg-malloc" => pull.Recv(incoming, RecvFlags.None),
+        "msg" or "zc" or "zc-warm" or "msg-reuse" or "msg-malloc" => pull.Recv(incoming, RecvFlags.None),
         "bytes" => pull.Recv(new byte[size], RecvFlags.None),
         _ => pull.Recv(reused, RecvFlags.None),
     };
@@ -206,3 +220,11 @@ static unsafe nint AllocateNative(int size)
 }
 
 static unsafe void FreeNative(nint memory) => NativeMemory.Free((void*)memory);
+
+/// <summary>The zc-warm case's buffers: a caller that keeps its zero-copy memory for reuse.</summary>
+static class WarmBuffers
+{
+    public static readonly System.Collections.Concurrent.ConcurrentQueue<nint> Idle = new();
+
+    public static readonly Action<nint> Requeue = static memory => Idle.Enqueue(memory);
+}
