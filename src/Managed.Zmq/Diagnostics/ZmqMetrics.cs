@@ -125,7 +125,7 @@ internal static class ZmqMetrics
                 {
                     SocketMonitor.HandshakeFailedProtocol => "protocol",
                     SocketMonitor.HandshakeFailedAuth => "auth",
-                    _ when value == ZmqConstants.ETIMEDOUT => "timeout",
+                    _ when value == ZmqConstants.EAGAIN => "timeout",
                     _ => "connection_reset",
                 };
                 HandshakeFailures.Add(1, new(SocketTypeTag, typeName), new(EndpointTag, endpoint), new(ErrorTypeTag, reason));

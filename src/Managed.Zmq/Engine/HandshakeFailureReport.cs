@@ -34,7 +34,12 @@ internal static class HandshakeFailureReport
                 monitor.Emit(SocketMonitor.HandshakeFailedProtocol, result.ProtocolError != 0 ? result.ProtocolError : ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED, endpoint);
                 break;
             default:
-                monitor.Emit(SocketMonitor.HandshakeFailedNoDetail, reason == DisconnectReason.Timeout ? ZmqConstants.ETIMEDOUT : ZmqConstants.ECONNRESET, endpoint);
+                // libzmq 4.3 reports the errno its I/O thread last saw: for a lost connection that of the failed read
+                // or write (EPIPE when the peer closed, ECONNRESET when it reset), and for a handshake timer that ran
+                // out the EAGAIN of its last read (docs/libzmq-behaviour.md L14).
+                int errno = reason == DisconnectReason.Timeout ? ZmqConstants.EAGAIN
+                    : result.LostErrno != 0 ? result.LostErrno : ZmqConstants.ECONNRESET;
+                monitor.Emit(SocketMonitor.HandshakeFailedNoDetail, errno, endpoint);
                 break;
         }
     }

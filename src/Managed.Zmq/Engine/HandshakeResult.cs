@@ -40,6 +40,12 @@ internal sealed class HandshakeResult
     /// <summary>The peer's metadata (Socket-Type, Identity, User-Id...).</summary>
     public PeerMetadata PeerMetadata { get; init; } = PeerMetadata.Empty;
 
+    /// <summary>
+    /// For a connection lost during the handshake, the errno libzmq reports with HANDSHAKE_FAILED_NO_DETAIL: EPIPE when the
+    /// peer closed the stream, ECONNRESET when it reset it or the stream failed otherwise; 0 when no I/O failed.
+    /// </summary>
+    public int LostErrno { get; set; }
+
     /// <summary>Bytes received after the peer's last handshake command: already traffic.</summary>
     public ReadOnlyMemory<byte> Leftover { get; init; }
 

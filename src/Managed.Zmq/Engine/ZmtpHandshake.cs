@@ -30,6 +30,9 @@ internal sealed partial class ZmtpHandshake
     private int _start;
     private int _end;
 
+    /// <summary>A read returned end of stream: the peer closed its side (as opposed to a reset or an error).</summary>
+    private bool _peerClosed;
+
     public ZmtpHandshake(IByteTransport transport, HandshakeSettings settings)
     {
         _transport = transport;
@@ -40,7 +43,14 @@ internal sealed partial class ZmtpHandshake
     {
         try
         {
-            return await RunCoreAsync().ConfigureAwait(true);
+            var result = await RunCoreAsync().ConfigureAwait(true);
+            if (result.Outcome == HandshakeOutcome.ConnectionLost && _peerClosed)
+            {
+                // libzmq's engine turns a read of 0 octets into EPIPE (docs/libzmq-behaviour.md L15).
+                result.LostErrno = Errno.EPIPE;
+            }
+
+            return result;
         }
         catch (TransportProtocolException ex)
         {
@@ -49,7 +59,10 @@ internal sealed partial class ZmtpHandshake
         }
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or InvalidOperationException)
         {
-            return HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+            // A write to a peer that has gone is EPIPE (which .NET calls Shutdown), anything else as a reset.
+            var lost = HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
+            lost.LostErrno = ex is SocketException { SocketErrorCode: SocketError.Shutdown } ? Errno.EPIPE : ZmqConstants.ECONNRESET;
+            return lost;
         }
     }
 
@@ -275,6 +288,7 @@ internal sealed partial class ZmtpHandshake
             int read = await _transport.ReceiveAsync(_buffer.AsMemory(_end)).ConfigureAwait(true);
             if (read <= 0)
             {
+                _peerClosed = true;
                 return false;
             }
 

@@ -1,0 +1,131 @@
+using System.Net;
+using System.Net.Sockets;
+using Managed.Zmq.InteropTests.Infrastructure;
+using Managed.Zmq.InteropTests.Native;
+using Managed.Zmq.InteropTests.Security;
+
+namespace Managed.Zmq.InteropTests.Resilience;
+
+/// <summary>
+/// A handshake that fails for want of a peer (the peer stays silent, stalls after its greeting, closes or resets the
+/// connection):
+/// the same raw peer against libzmq's socket and against ours, bound and connecting, and the value of
+/// HANDSHAKE_FAILED_NO_DETAIL must be libzmq's, since monitors in a mixed cluster read it
+/// (docs/libzmq-behaviour.md L14 and L15).
+/// </summary>
+public sealed class HandshakeFailureEventInteropTests
+{
+    /// <summary>What the raw peer does once connected.</summary>
+    public enum PeerConduct
+    {
+        Silent,
+        StallsAfterGreeting,
+        Closes,
+        Resets,
+    }
+
+    /// <summary>The first 10 octets of a ZMTP greeting, all a peer sends before it has seen the other's (RFC 23).</summary>
+    private const int SignatureLength = 10;
+
+    /// <summary>A ZMTP 3.0 greeting offering NULL as server 0.</summary>
+    private static readonly byte[] Greeting =
+        [0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0x7F, 3, 0, .. "NULL"u8, .. new byte[16], 0, .. new byte[31]];
+
+    public static TheoryData<PeerConduct, bool> Cases()
+    {
+        var cases = new TheoryData<PeerConduct, bool>();
+        foreach (PeerConduct conduct in Enum.GetValues<PeerConduct>())
+        {
+            cases.Add(conduct, true);
+
+            // A connecting libzmq socket whose peer closes or resets reports EPIPE or ECONNRESET in some runs and
+            // EAGAIN in others (the errno its I/O thread happened to hold): there is no one value to hold ours to.
+            if (conduct is PeerConduct.Silent or PeerConduct.StallsAfterGreeting)
+            {
+                cases.Add(conduct, false);
+            }
+        }
+
+        return cases;
+    }
+
+    [Theory, MemberData(nameof(Cases))]
+    public Task HandshakeFailedNoDetail_PeerFailsTheHandshake_ValueAsLibzmq(PeerConduct conduct, bool socketBinds) => Deadline.Run(() =>
+    {
+        int theirs;
+        using (var side = SecuritySide.Theirs())
+        {
+            theirs = Observe(side, conduct, socketBinds);
+        }
+
+        int ours;
+        using (var side = SecuritySide.Ours())
+        {
+            ours = Observe(side, conduct, socketBinds);
+        }
+
+        Assert.Equal(theirs, ours);
+    });
+
+    /// <summary>The value of the first HANDSHAKE_FAILED_NO_DETAIL the side's socket raises against the raw peer.</summary>
+    private static int Observe(SecuritySide side, PeerConduct conduct, bool socketBinds)
+    {
+        var socket = side.Socket(socketBinds ? SocketType.Pull : SocketType.Push);
+        socket.SetOption(LibZmq.ZMQ_HANDSHAKE_IVL, 200);
+        socket.SetOption(LibZmq.ZMQ_LINGER, 0);
+        var events = side.Monitor(socket);
+        System.Net.Sockets.Socket raw;
+        if (socketBinds)
+        {
+            string endpoint = socket.BindEphemeral();
+            raw = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
+            raw.Connect(IPEndPoint.Parse(endpoint["tcp://".Length..]));
+        }
+        else
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, 0);
+            listener.Start();
+            socket.Connect($"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}");
+            var accepted = listener.AcceptSocketAsync();
+            Assert.True(accepted.Wait(Timeouts.Settle), "the socket did not connect");
+            raw = accepted.Result;
+        }
+
+        using (raw)
+        {
+            switch (conduct)
+            {
+                case PeerConduct.StallsAfterGreeting:
+                    raw.Send(Greeting);
+                    break;
+                case PeerConduct.Closes:
+                    // Nothing left unread, so the close is a FIN and not a reset: the socket's signature is all it sends
+                    // before it hears from the peer (RFC 23).
+                    ReadExactly(raw, SignatureLength);
+                    raw.Close();
+                    break;
+                case PeerConduct.Resets:
+                    // Reset before sending anything: a libzmq socket that had more of its greeting to write when the
+                    // reset came would see its write fail, stop writing, and wait for its handshake timer instead.
+                    ReadExactly(raw, SignatureLength);
+                    raw.LingerState = new LingerOption(true, 0);
+                    raw.Close();
+                    break;
+            }
+
+            return events.WaitFor(EventLog.HandshakeFailedNoDetail).Value;
+        }
+    }
+
+    private static void ReadExactly(System.Net.Sockets.Socket raw, int count)
+    {
+        raw.ReceiveTimeout = (int)Timeouts.Io.TotalMilliseconds;
+        var buffer = new byte[count];
+        for (int read = 0; read < count;)
+        {
+            int n = raw.Receive(buffer, read, count - read, SocketFlags.None);
+            Assert.True(n > 0, "the socket closed before its signature was in");
+            read += n;
+        }
+    }
+}
