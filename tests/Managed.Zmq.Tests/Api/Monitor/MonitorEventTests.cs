@@ -1,3 +1,4 @@
+using Managed.Zmq.Internal;
 using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Api.Monitor;
@@ -224,6 +225,35 @@ public sealed class MonitorEventTests : ResilienceFixture
         Assert.Equal(ZmqConstants.EAGAIN, failed.Value);
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
         Assert.True(monitor.Seen.IndexOf(failed) < monitor.Seen.FindIndex(e => e.Event == SocketMonitorEvent.Disconnected));
+    }
+
+    [Fact]
+    public void HandshakeFailedNoDetail_PeerClosesDuringHandshake_Epipe()
+    {
+        // docs/libzmq-behaviour.md L15: a read of 0 octets is EPIPE in libzmq's engine.
+        var server = Create(SocketType.Pull);
+        using var monitor = MonitorProbe.Attach(Context, server);
+        int port = RawPeer.PortOf(BindTcp(server));
+        using var peer = RawPeer.Connect(port);
+        peer.ReadExactly(10); // the signature, so nothing is left unread and the close is a FIN
+        peer.Dispose();
+
+        Assert.Equal(Errno.EPIPE, monitor.WaitFor(MonitorProbe.HandshakeFailedNoDetail).Value);
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+    }
+
+    [Fact]
+    public void HandshakeFailedNoDetail_PeerResetsDuringHandshake_Econnreset()
+    {
+        var server = Create(SocketType.Pull);
+        using var monitor = MonitorProbe.Attach(Context, server);
+        int port = RawPeer.PortOf(BindTcp(server));
+        using var peer = RawPeer.Connect(port);
+        peer.ReadExactly(10);
+        peer.Abort();
+
+        Assert.Equal(ZmqConstants.ECONNRESET, monitor.WaitFor(MonitorProbe.HandshakeFailedNoDetail).Value);
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
     }
 
     [Fact]
