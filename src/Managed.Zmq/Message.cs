@@ -84,21 +84,14 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
             ThrowHelper.ThrowArgumentOutOfRangeException(nameof(size), "Size cannot be negative");
         }
 
-        // One thread-static read for the guard and the buffer (see ThreadCaches).
-        ThreadCaches caches = ThreadCaches.Current;
-        _guard = MessageGuard.Watch(this, caches);
-        EnsureOwnedCapacity(size, caches);
-        _size = size;
+        StartOwned(size);
     }
 
     /// <summary>Initializes a frame holding a copy of <paramref name="data"/>.</summary>
     /// <param name="data">The bytes to copy.</param>
     public Message(ReadOnlySpan<byte> data)
     {
-        ThreadCaches caches = ThreadCaches.Current;
-        _guard = MessageGuard.Watch(this, caches);
-        EnsureOwnedCapacity(data.Length, caches);
-        _size = data.Length;
+        StartOwned(data.Length);
         data.CopyTo(new Span<byte>(_data, _size));
     }
 
@@ -112,11 +105,21 @@ public sealed unsafe partial class Message : IDisposable, IGuardedContent
             ThrowHelper.ThrowArgumentNullException(nameof(text));
         }
 
+        int size = Encoding.UTF8.GetByteCount(text);
+        StartOwned(size);
+        _size = Encoding.UTF8.GetBytes(text, new Span<byte>(_data, size));
+    }
+
+    /// <summary>
+    /// The constructors' common start: a guard, and an owned buffer of <paramref name="size"/> bytes as the content,
+    /// with one thread-static read for both (see ThreadCaches).
+    /// </summary>
+    private void StartOwned(int size)
+    {
         ThreadCaches caches = ThreadCaches.Current;
         _guard = MessageGuard.Watch(this, caches);
-        int size = Encoding.UTF8.GetByteCount(text);
         EnsureOwnedCapacity(size, caches);
-        _size = Encoding.UTF8.GetBytes(text, new Span<byte>(_data, size));
+        _size = size;
     }
 
     /// <summary>Initializes a zero-copy frame over caller-owned native memory.</summary>

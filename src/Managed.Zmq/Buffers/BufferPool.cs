@@ -201,7 +201,7 @@ internal sealed class BufferPool
 
     /// <summary>
     /// A pooled buffer of at least <paramref name="size"/> bytes (at most 4 MiB) without a Message
-    /// around it, for the socket's own copies of large span sends and a Message's own small buffers (<see cref="OwnedBuffers"/>); returned through <see cref="ReturnBuffer(int, nint)"/>.
+    /// around it, for the socket's own copies of large span sends and a Message's own buffers (<see cref="OwnedBuffers"/>); returned through <see cref="ReturnBuffer(int, nint)"/>.
     /// </summary>
     public nint RentBuffer(int size, out int bucket) => RentBuffer(size, out bucket, ThreadCaches.Current);
 

@@ -4,8 +4,8 @@ using Managed.Zmq.Pipes;
 namespace Managed.Zmq.Patterns;
 
 /// <summary>
-/// Round-robin send over the pipes that have HWM room (RFC 28 §The DEALER Socket Type, RFC 30
-/// §The PUSH Socket Type). A multipart message stays on the pipe its first frame chose.
+/// Round-robin send over the pipes that have HWM room (RFC 28 §The DEALER Socket Type,
+/// RFC 30 §The PUSH Socket Type). A multipart message stays on the pipe its first frame chose.
 /// </summary>
 internal sealed class LoadBalancer
 {

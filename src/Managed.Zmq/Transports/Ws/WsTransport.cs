@@ -12,8 +12,8 @@ namespace Managed.Zmq.Transports.Ws;
 /// <remarks>
 /// <para>ZWS has no ZMTP greeting: the mechanism is chosen by Sec-WebSocket-Protocol. The engine's
 /// outgoing greeting is dropped and a greeting naming the agreed mechanism is handed to it. That
-/// greeting says ZMTP 3.0, so the engine sends subscriptions as 0x01/0x00 messages, as RFC 45
-/// §Publish-Subscribe asks. Under CURVE too: libzmq's ws engine does not read SUBSCRIBE/CANCEL
+/// greeting says ZMTP 3.0, so the engine sends subscriptions as 0x01/0x00 messages, as
+/// RFC 45 §Publish-Subscribe asks. Under CURVE too: libzmq's ws engine does not read SUBSCRIBE/CANCEL
 /// commands (its own SUB sends them inside CURVE MESSAGEs, which we accept), but takes the
 /// message form (docs/libzmq-behaviour.md L22).</para>
 /// <para>Heartbeats use WebSocket ping and pong, as libzmq's ws engine does: the engine's PING

@@ -4,8 +4,8 @@ using System.Text;
 namespace Managed.Zmq.Transports.Ws;
 
 /// <summary>
-/// The HTTP/1.1 upgrade that opens a WebSocket (RFC 6455 §4) as ZWS 2.0 uses it (RFC 45
-/// §Handshake): the client's GET with Sec-WebSocket-Key and the protocols it offers, the server's
+/// The HTTP/1.1 upgrade that opens a WebSocket (RFC 6455 §4) as ZWS 2.0 uses it
+/// (RFC 45 §Handshake): the client's GET with Sec-WebSocket-Key and the protocols it offers, the server's
 /// 101 with the accept key and the protocol it chose. Runs once per connection, so it may allocate.
 /// </summary>
 internal static class WsUpgrade

@@ -77,33 +77,8 @@ public sealed class ScatterGatherTests : TransportSockets
         // Every scatter's connection is up once its hello has arrived.
         Assert.Equal(["0:hello", "1:hello", "2:hello"], new[] { gather.RecvString(), gather.RecvString(), gather.RecvString() }.Order(StringComparer.Ordinal));
 
-        // Fair queuing alternates between pipes that hold messages. A receiver quicker than the network could drain one
-        // burst before the next has arrived, when there is nothing to alternate with, so the bursts are read only once
-        // every pipe holds its whole burst. A queue that drains pipe by pipe then shows 2 switches.
-        for (int s = 0; s < scatters.Length; s++)
-        {
-            for (int i = 0; i < PerScatter; i++)
-            {
-                scatters[s].Send($"{s}:{i}");
-            }
-        }
-
-        Eventually.True(
-            () => gather.GetPeers() is { Count: 3 } peers && peers.All(peer => peer.InboundQueuedMessages == PerScatter),
-            "every scatter's burst is queued at the gather");
-        var next = new int[3];
-        var senders = new List<int>();
-        for (int n = 0; n < 3 * PerScatter; n++)
-        {
-            string[] parts = gather.RecvString().Split(':');
-            int s = int.Parse(parts[0], CultureInfo.InvariantCulture);
-            Assert.Equal(next[s]++, int.Parse(parts[1], CultureInfo.InvariantCulture));
-            senders.Add(s);
-        }
-
-        Assert.Equal([PerScatter, PerScatter, PerScatter], next);
-        int switches = senders.Zip(senders.Skip(1)).Count(pair => pair.First != pair.Second);
-        Assert.True(switches > 2, $"only {switches} switches between scatters with every burst queued: not fair-queued");
+        // Fair queuing alternates between pipes that hold messages.
+        FairQueueBursts.AssertFairQueued(gather, scatters, PerScatter);
     }
 
     [Theory]

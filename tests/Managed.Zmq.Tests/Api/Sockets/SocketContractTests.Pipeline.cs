@@ -62,34 +62,8 @@ public abstract partial class SocketContractTests
         // Every pusher's connection is up once its hello has arrived.
         Assert.Equal(["0:hello", "1:hello", "2:hello"], new[] { pull.RecvString(), pull.RecvString(), pull.RecvString() }.Order(StringComparer.Ordinal));
 
-        // Fair queuing alternates between pipes that have messages instead of draining one first. A receiver
-        // quicker than the network could drain one pusher's burst before the next one has arrived, when there is
-        // nothing to alternate with; so the bursts are read only once every pipe holds its whole burst. A queue
-        // that drains pipe by pipe then shows 2 switches.
-        for (int p = 0; p < pushers.Length; p++)
-        {
-            for (int i = 0; i < PerPusher; i++)
-            {
-                pushers[p].Send($"{p}:{i}");
-            }
-        }
-
-        Eventually.True(
-            () => pull.GetPeers() is { Count: 3 } peers && peers.All(peer => peer.InboundQueuedMessages == PerPusher),
-            "every pusher's burst is queued at the pull");
-        var next = new int[3];
-        var senders = new List<int>();
-        for (int n = 0; n < 3 * PerPusher; n++)
-        {
-            string[] parts = pull.RecvString().Split(':');
-            int p = int.Parse(parts[0], System.Globalization.CultureInfo.InvariantCulture);
-            Assert.Equal(next[p]++, int.Parse(parts[1], System.Globalization.CultureInfo.InvariantCulture));
-            senders.Add(p);
-        }
-
-        Assert.Equal([PerPusher, PerPusher, PerPusher], next);
-        int switches = senders.Zip(senders.Skip(1)).Count(pair => pair.First != pair.Second);
-        Assert.True(switches > 2, $"only {switches} switches between pushers with every burst queued: not fair-queued");
+        // Fair queuing alternates between pipes that have messages instead of draining one first.
+        FairQueueBursts.AssertFairQueued(pull, pushers, PerPusher);
     }
 
     [Fact]
