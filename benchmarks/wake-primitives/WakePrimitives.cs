@@ -3,8 +3,6 @@
 // PulseAll under one lock) against a wait in the kernel (a blocking receive on a Unix datagram
 // socket, woken by a one-byte datagram, as libzmq's mailbox is woken through its signaler's fd).
 // BURNERS threads that only compute stand for the other busy threads of a 2-core benchmark run.
-// BENCHMARKS.md, "Seventh figures", has what it showed and what the same kernel wait did inside
-// the library.
 //
 //   dotnet build -c Release benchmarks/wake-primitives/WakePrimitives.cs -o DIR
 //   perf stat -e context-switches dotnet DIR/WakePrimitives.dll monitor|datagram COUNT [BURNERS]
