@@ -23,8 +23,18 @@ internal static unsafe class FrameHeadroom
     /// <summary>Frees a buffer from <see cref="AllocateOwned"/>.</summary>
     public static void FreeOwned(byte* content) => NativeMemory.Free(content - Size);
 
-    /// <summary>A pool buffer of <paramref name="capacity"/> bytes after the headroom, 64-byte aligned.</summary>
-    public static nint AllocatePooled(int capacity) => (nint)((byte*)NativeMemory.AlignedAlloc((nuint)capacity + Size, PoolAlignment) + Size);
+    /// <summary>
+    /// Room kept behind a pool buffer from the large-frame size up: a stream's receive of a large frame's last bytes
+    /// may run on into it and so take the next frame's header in the same system call.
+    /// </summary>
+    public const int Tailroom = Tuning.Engine.ReadAfterLargeFrame;
+
+    /// <summary>The room behind a pool buffer of <paramref name="capacity"/> bytes: <see cref="Tailroom"/> for a large frame's, else none.</summary>
+    public static int TailroomFor(int capacity) => capacity >= Tuning.Frames.LargeFrame ? Tailroom : 0;
+
+    /// <summary>A pool buffer of <paramref name="capacity"/> bytes after the headroom, 64-byte aligned, with its <see cref="TailroomFor"/> behind.</summary>
+    public static nint AllocatePooled(int capacity) =>
+        (nint)((byte*)NativeMemory.AlignedAlloc((nuint)capacity + Size + (nuint)TailroomFor(capacity), PoolAlignment) + Size);
 
     /// <summary>Frees a buffer from <see cref="AllocatePooled"/>.</summary>
     public static void FreePooled(nint content) => NativeMemory.AlignedFree((byte*)content - Size);

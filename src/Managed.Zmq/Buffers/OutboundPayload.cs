@@ -62,6 +62,13 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 
     public int Length { get; private set; }
 
+    /// <summary>
+    /// For a received large frame only, while the I/O thread that reads it is its sole holder: widens the writable
+    /// window to <paramref name="length"/> bytes (the frame and the pool buffer's tailroom, see
+    /// <see cref="FrameHeadroom.TailroomFor"/>) for the reads, and sets it back to the frame's length before the frame is queued.
+    /// </summary>
+    public void SetReceiveWindow(int length) => Length = length;
+
 
     public ReadOnlySpan<byte> Span => new(_data, Length);
 

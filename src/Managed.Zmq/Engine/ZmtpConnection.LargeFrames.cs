@@ -20,6 +20,9 @@ internal sealed partial class ZmtpConnection
     /// <summary>Bytes of large messages published but not yet announced through the socket's signal.</summary>
     private int _unannouncedBytes;
 
+    /// <summary>What a large frame's last receive brought beyond the frame, on its way into the queue; made on first use.</summary>
+    private byte[]? _afterLargeFrame;
+
     /// <summary>
     /// Native buffers for large received frames; private, so applications' pool statistics stay
     /// theirs. A buffer goes back when the socket has handed the frame to the application.
@@ -74,11 +77,14 @@ internal sealed partial class ZmtpConnection
         int received = inbound.WriteOffset - bodyStart;
         var payload = RentFrameBuffer(bodyLength);
         inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.WritableSpan);
+
+        // The reads may run on into the buffer's tailroom: in a stream the last bytes of this frame come with the
+        // next frame's header (and a little of its body), one system call where there would be two.
+        payload.SetReceiveWindow(bodyLength + FrameHeadroom.Tailroom);
         try
         {
             while (received < bodyLength)
             {
-                // Exactly the frame's remaining bytes: what follows it starts the next receive.
                 int read = await ReceiveOrAnnounceAsync(payload.WritableMemory[received..]).ConfigureAwait(true);
                 if (read <= 0)
                 {
@@ -97,6 +103,16 @@ internal sealed partial class ZmtpConnection
             throw;
         }
 
+        // What came after the frame is copied out before the frame is queued: once the receiver has it, its
+        // buffer may go back to a pool and be reused at any moment.
+        int beyond = received - bodyLength;
+        if (beyond > 0)
+        {
+            _afterLargeFrame ??= new byte[FrameHeadroom.Tailroom];
+            payload.WritableSpan.Slice(bodyLength, beyond).CopyTo(_afterLargeFrame);
+        }
+
+        payload.SetReceiveWindow(bodyLength);
         inbound.WriteBuffer[_parseOffset] |= QueuedFrame.ExternalMarker;
         inbound.EnqueuePayload(payload, committedNext: !header.More);
         inbound.Truncate(bodyStart);
@@ -112,6 +128,13 @@ internal sealed partial class ZmtpConnection
             {
                 AnnouncePublished();
             }
+        }
+
+        // The bytes read past the frame go where a receive would have put them, and are parsed as it would.
+        if (beyond > 0 && !TryStoreLeftover(_afterLargeFrame.AsSpan(0, beyond)))
+        {
+            Close(DisconnectReason.ProtocolError);
+            return false;
         }
 
         return true;

@@ -121,7 +121,8 @@ internal static partial class Tuning
 
         /// <summary>
         /// Most the receive after a large frame takes into the queue: room for the small frames and the header
-        /// that usually come next, little of a large body to copy out again.
+        /// that usually come next, little of a large body to copy out again. Also the room behind every pool
+        /// buffer of a large frame's size (Buffers/FrameHeadroom), into which the frame's last receive runs on.
         /// </summary>
         public const int ReadAfterLargeFrame = 1024;
 
