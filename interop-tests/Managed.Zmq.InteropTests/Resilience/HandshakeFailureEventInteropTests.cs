@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 using Managed.Zmq.InteropTests.Infrastructure;
 using Managed.Zmq.InteropTests.Native;
@@ -74,23 +73,7 @@ public sealed class HandshakeFailureEventInteropTests
         socket.SetOption(LibZmq.ZMQ_HANDSHAKE_IVL, 200);
         socket.SetOption(LibZmq.ZMQ_LINGER, 0);
         var events = side.Monitor(socket);
-        System.Net.Sockets.Socket raw;
-        if (socketBinds)
-        {
-            string endpoint = socket.BindEphemeral();
-            raw = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-            raw.Connect(IPEndPoint.Parse(endpoint["tcp://".Length..]));
-        }
-        else
-        {
-            using var listener = new TcpListener(IPAddress.Loopback, 0);
-            listener.Start();
-            socket.Connect($"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}");
-            var accepted = listener.AcceptSocketAsync();
-            Assert.True(accepted.Wait(Timeouts.Settle), "the socket did not connect");
-            raw = accepted.Result;
-        }
-
+        var raw = RawTcpPeer.Attach(socket, socketBinds);
         using (raw)
         {
             switch (conduct)
@@ -101,31 +84,19 @@ public sealed class HandshakeFailureEventInteropTests
                 case PeerConduct.Closes:
                     // Nothing left unread, so the close is a FIN and not a reset: the socket's signature is all it sends
                     // before it hears from the peer (RFC 23).
-                    ReadExactly(raw, SignatureLength);
+                    RawTcpPeer.ReadExactly(raw, SignatureLength, "the socket closed before its signature was in");
                     raw.Close();
                     break;
                 case PeerConduct.Resets:
                     // Reset before sending anything: a libzmq socket that had more of its greeting to write when the
                     // reset came would see its write fail, stop writing, and wait for its handshake timer instead.
-                    ReadExactly(raw, SignatureLength);
+                    RawTcpPeer.ReadExactly(raw, SignatureLength, "the socket closed before its signature was in");
                     raw.LingerState = new LingerOption(true, 0);
                     raw.Close();
                     break;
             }
 
             return events.WaitFor(EventLog.HandshakeFailedNoDetail).Value;
-        }
-    }
-
-    private static void ReadExactly(System.Net.Sockets.Socket raw, int count)
-    {
-        raw.ReceiveTimeout = (int)Timeouts.Io.TotalMilliseconds;
-        var buffer = new byte[count];
-        for (int read = 0; read < count;)
-        {
-            int n = raw.Receive(buffer, read, count - read, SocketFlags.None);
-            Assert.True(n > 0, "the socket closed before its signature was in");
-            read += n;
         }
     }
 }

@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using Managed.Zmq.InteropTests.Infrastructure;
 using Managed.Zmq.InteropTests.Native;
 using Managed.Zmq.InteropTests.Security;
@@ -24,6 +22,8 @@ public sealed class ProtocolErrorDeliveryInteropTests
     /// <summary>A long frame header whose length has its top bit set: a protocol error (RFC 23 §Framing).</summary>
     private static readonly byte[] MalformedHeader = [0x02, 0x80, 0, 0, 0, 0, 0, 0, 0];
 
+    private const string Closed = "the socket closed during the handshake";
+
     [Theory]
     [InlineData(true, 10)]
     [InlineData(true, 64 * 1024)]
@@ -46,33 +46,16 @@ public sealed class ProtocolErrorDeliveryInteropTests
     {
         var socket = side.Socket(SocketType.Pull);
         socket.SetOption(LibZmq.ZMQ_LINGER, 0);
-        System.Net.Sockets.Socket raw;
-        if (socketBinds)
-        {
-            string endpoint = socket.BindEphemeral();
-            raw = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-            raw.Connect(IPEndPoint.Parse(endpoint["tcp://".Length..]));
-        }
-        else
-        {
-            using var listener = new TcpListener(IPAddress.Loopback, 0);
-            listener.Start();
-            socket.Connect($"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}");
-            var accepted = listener.AcceptSocketAsync();
-            Assert.True(accepted.Wait(Timeouts.Settle), "the socket did not connect");
-            raw = accepted.Result;
-        }
-
+        var raw = RawTcpPeer.Attach(socket, socketBinds);
         using (raw)
         {
-            raw.ReceiveTimeout = (int)Timeouts.Io.TotalMilliseconds;
             raw.Send(Greeting);
             raw.Send(Ready);
 
             // The socket's greeting, then its READY: a short command frame.
-            ReadExactly(raw, Greeting.Length);
-            byte[] readyHeader = ReadExactly(raw, 2);
-            ReadExactly(raw, readyHeader[1]);
+            RawTcpPeer.ReadExactly(raw, Greeting.Length, Closed);
+            byte[] readyHeader = RawTcpPeer.ReadExactly(raw, 2, Closed);
+            RawTcpPeer.ReadExactly(raw, readyHeader[1], Closed);
 
             byte[] body = new byte[size];
             for (int i = 0; i < body.Length; i++)
@@ -87,18 +70,5 @@ public sealed class ProtocolErrorDeliveryInteropTests
             Assert.NotNull(message);
             Assert.Equal(body, Assert.Single(message));
         }
-    }
-
-    private static byte[] ReadExactly(System.Net.Sockets.Socket raw, int count)
-    {
-        var buffer = new byte[count];
-        for (int read = 0; read < count;)
-        {
-            int n = raw.Receive(buffer, read, count - read, SocketFlags.None);
-            Assert.True(n > 0, "the socket closed during the handshake");
-            read += n;
-        }
-
-        return buffer;
     }
 }
