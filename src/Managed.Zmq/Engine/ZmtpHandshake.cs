@@ -9,8 +9,8 @@ namespace Managed.Zmq.Engine;
 /// <summary>
 /// The ZMTP handshake as one linear method: greeting, version check (ZMTP 1.0 and 2.0 peers take a
 /// shorter path, see ZmtpHandshake.Legacy.cs), then the security
-/// mechanism's commands until it is ready (RFC 23/37 §Version Negotiation, §Authentication and
-/// Confidentiality). The mechanism is a step machine; this method does its I/O and its ZAP calls.
+/// mechanism's commands until it is ready (RFC 37 §Version Negotiation; RFC 37 §Authentication and Confidentiality;
+/// RFC 23 for 3.0 peers). The mechanism is a step machine; this method does its I/O and its ZAP calls.
 /// </summary>
 /// <remarks>
 /// The greeting goes out in libzmq 4.3's three steps (signature, major version, rest), each sent

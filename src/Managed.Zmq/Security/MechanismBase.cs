@@ -12,7 +12,7 @@ namespace Managed.Zmq.Security;
 /// <remarks>
 /// A mechanism never has more than one handshake command due at a time, so one slot is enough.
 /// A command can change the status once it has been written: READY from a server makes it Ready
-/// (it may send at once, RFC 24/26), and an ERROR makes it fail only after the ERROR has gone out,
+/// (it may send at once: RFC 24 for PLAIN, RFC 26 for CURVE), and an ERROR makes it fail only after the ERROR has gone out,
 /// so the engine sends the ERROR before it closes.
 /// </remarks>
 internal abstract class MechanismBase : IMechanism
@@ -285,8 +285,8 @@ internal abstract class MechanismBase : IMechanism
 
     /// <summary>
     /// Reads the peer's metadata (READY or INITIATE); fails when it is bad (docs/libzmq-behaviour.md L6: malformed, or
-    /// a Socket-Type ours cannot talk to), or when its Identity is longer than RFC 23 allows (§The Identity Property:
-    /// 0 to 255 octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it rejects, so a
+    /// a Socket-Type ours cannot talk to), or when its Identity is longer than RFC 23 allows
+    /// (RFC 23 §The Identity Property: 0 to 255 octets). libzmq takes such an Identity; we refuse it the way libzmq refuses a property it rejects, so a
     /// peer cannot make us keep (and key a ROUTER's table on) a huge routing id.
     /// </summary>
     /// <remarks>

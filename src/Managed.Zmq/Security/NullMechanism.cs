@@ -3,7 +3,7 @@ using Managed.Zmq.Wire;
 namespace Managed.Zmq.Security;
 
 /// <summary>
-/// The NULL mechanism (RFC 23/37 §The NULL Security Mechanism): each side sends READY with its
+/// The NULL mechanism (RFC 37 §The NULL Security Mechanism, as in RFC 23): each side sends READY with its
 /// metadata; with a ZAP domain and a handler, READY waits for ZAP's "200" (docs/libzmq-behaviour.md L7).
 /// </summary>
 internal sealed class NullMechanism : MechanismBase

@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace Managed.Zmq.Wire;
 
-/// <summary>Splits and builds command frames (RFC 23/37 §Commands, §Formal Grammar).</summary>
+/// <summary>Splits and builds command frames (RFC 37 §Commands and RFC 37 §Formal Grammar, as in RFC 23).</summary>
 internal static class ZmtpCommandCodec
 {
     /// <summary>The longest command name: its length travels in one octet.</summary>

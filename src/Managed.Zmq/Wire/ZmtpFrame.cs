@@ -3,7 +3,7 @@ using System.Diagnostics;
 
 namespace Managed.Zmq.Wire;
 
-/// <summary>Encodes and decodes ZMTP 3.x frame headers (RFC 23/37 §Framing).</summary>
+/// <summary>Encodes and decodes ZMTP 3.x frame headers (RFC 37 §Framing, as in RFC 23).</summary>
 internal static class ZmtpFrame
 {
     /// <summary>The longest header: one flags octet and an 8-octet size.</summary>

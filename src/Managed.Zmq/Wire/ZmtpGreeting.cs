@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace Managed.Zmq.Wire;
 
-/// <summary>Writes and reads the 64-octet ZMTP 3.x greeting (RFC 23/37 §Formal Grammar, §Version Negotiation).</summary>
+/// <summary>Writes and reads the 64-octet ZMTP 3.x greeting (RFC 37 §Formal Grammar and RFC 37 §Version Negotiation, as in RFC 23).</summary>
 internal static class ZmtpGreeting
 {
     /// <summary>The full greeting.</summary>
