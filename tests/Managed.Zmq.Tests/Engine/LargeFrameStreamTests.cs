@@ -1,4 +1,3 @@
-using System.Text;
 using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Engine;
@@ -11,17 +10,6 @@ namespace Managed.Zmq.Tests.Engine;
 /// </summary>
 public sealed class LargeFrameStreamTests : ResilienceFixture
 {
-    private static byte[] Pattern(int size, int seed)
-    {
-        var bytes = new byte[size];
-        for (int i = 0; i < bytes.Length; i++)
-        {
-            bytes[i] = (byte)((i * 31) + seed);
-        }
-
-        return bytes;
-    }
-
     [Theory]
     [InlineData(32 * 1024)]
     [InlineData(40 * 1024)]
@@ -41,15 +29,15 @@ public sealed class LargeFrameStreamTests : ResilienceFixture
         for (int i = 0; i < 8; i++)
         {
             bool more = i % 2 == 1;
-            byte[] large = Pattern(size + i, i);
+            byte[] large = Bytes.Pattern(size + i, i);
             stream.Add(ZmtpBytes.Frame(more ? ZmtpBytes.FlagMore : (byte)0, large));
             expected.Add((large, more));
             if (i % 3 == 0)
             {
-                stream.Add(ZmtpBytes.Ping(0, Encoding.ASCII.GetBytes($"p{i}")));
+                stream.Add(ZmtpBytes.Ping(0, Bytes.Of($"p{i}")));
             }
 
-            byte[] small = Encoding.ASCII.GetBytes($"small{i}");
+            byte[] small = Bytes.Of($"small{i}");
             stream.Add(ZmtpBytes.Frame(0, small));
             expected.Add((small, false));
         }
@@ -69,7 +57,7 @@ public sealed class LargeFrameStreamTests : ResilienceFixture
         {
             var (flags, reply) = push.ReadFrame();
             Assert.Equal(ZmtpBytes.FlagCommand, flags);
-            Assert.Equal(ZmtpBytes.Command("PONG", Encoding.ASCII.GetBytes($"p{i}"))[2..], reply);
+            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], reply);
         }
     }
 
@@ -87,7 +75,7 @@ public sealed class LargeFrameStreamTests : ResilienceFixture
         using var push = listener.Accept();
         push.CompleteNullHandshake("PUSH");
 
-        push.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(0, Pattern(64 * 1024, 7)), ZmtpBytes.LongHeader(1UL << 63)));
+        push.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(0, Bytes.Pattern(64 * 1024, 7)), ZmtpBytes.LongHeader(1UL << 63)));
 
         Assert.True(push.WaitUntilClosed());
     }
