@@ -22,6 +22,12 @@ public sealed class FuzzSliceTests
     public void PureProtocolPieces_10000SeededInputsPerSeed_NoExceptionHeapBounded(int seed)
     {
         FuzzReport? report = null;
+
+        // The harness samples the heap without collecting: garbage the tests before this one left
+        // (hundreds of MiB at times) would count as the fuzz's own. Only what this run holds should.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
         var run = BackgroundCall.Start(() => report = FuzzHarness.Run(10_000, seed));
 
         Assert.True(run.Wait(60_000), "the fuzz slice hung: an input never returned");
