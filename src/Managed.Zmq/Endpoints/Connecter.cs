@@ -136,8 +136,9 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                     _current = null;
                     if (reason is DisconnectReason.ProtocolError or DisconnectReason.HandshakeRejected)
                     {
-                        // docs/libzmq-behaviour.md L15: a peer that broke the protocol is not retried; the pipe ends with its messages.
-                        _socket.Enqueue(pipe, PipeEventKind.Detached);
+                        // docs/libzmq-behaviour.md L15: a peer that broke the protocol is not retried. What it sent before
+                        // stays readable, as libzmq flushes it before ending the session: the pipe leaves once drained.
+                        _socket.Enqueue(pipe, PipeEventKind.PeerClosed);
                         return;
                     }
 

@@ -202,6 +202,8 @@ internal sealed partial class ZmtpConnection
             if (status == ZmtpStatus.Malformed || header.BodyLength > LargestFrame
                 || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize))
             {
+                // The whole messages before the bad frame are delivered, as libzmq delivers them (docs/libzmq-behaviour.md L15).
+                Publish(inbound, publishAt, messages);
                 return false;
             }
 
@@ -232,6 +234,7 @@ internal sealed partial class ZmtpConnection
             {
                 // A DISH takes only a group frame (MORE, at most 255 bytes) then one body frame: libzmq's DISH ends
                 // the connection on anything else.
+                Publish(inbound, publishAt, messages);
                 return false;
             }
 
@@ -263,13 +266,18 @@ internal sealed partial class ZmtpConnection
         }
 
         _parseOffset = offset;
+        Publish(inbound, publishAt, messages);
+        return true;
+    }
+
+    /// <summary>Publishes the <paramref name="messages"/> whole messages that end at <paramref name="publishAt"/> (none when it is negative).</summary>
+    private void Publish(FrameQueue inbound, int publishAt, int messages)
+    {
         if (publishAt >= 0)
         {
             inbound.CommitAt(publishAt, messages);
             AnnounceAll();
         }
-
-        return true;
     }
 
     /// <summary>
