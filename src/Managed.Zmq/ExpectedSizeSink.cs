@@ -7,7 +7,7 @@ using Managed.Zmq.Security.Zap;
 namespace Managed.Zmq;
 
 /// <summary>
-/// Receive into a Message's existing buffer when the frame has the expected size (0.4.x pool API);
+/// Receive into a Message's existing buffer when the frame has the expected size (the Net.Zmq 0.4.x pool API, docs/migrating.md);
 /// any other size is consumed and reported as a mismatch.
 /// </summary>
 internal struct ExpectedSizeSink : IFrameSink

@@ -25,13 +25,13 @@ public struct PoolStatistics
     /// <summary>Gets the number of rented buffers not yet given back: <see cref="TotalRents"/> minus <see cref="TotalReturns"/>.</summary>
     public long OutstandingBuffers { get; init; }
 
-    /// <summary>Gets <see cref="TotalRents"/> (0.4.x name).</summary>
+    /// <summary>Gets <see cref="TotalRents"/> (its Net.Zmq 0.4.x name, docs/migrating.md).</summary>
     public readonly long Rents => TotalRents;
 
-    /// <summary>Gets <see cref="TotalReturns"/> (0.4.x name).</summary>
+    /// <summary>Gets <see cref="TotalReturns"/> (its Net.Zmq 0.4.x name, docs/migrating.md).</summary>
     public readonly long Returns => TotalReturns;
 
-    /// <summary>Gets <see cref="OutstandingBuffers"/> (0.4.x name).</summary>
+    /// <summary>Gets <see cref="OutstandingBuffers"/> (its Net.Zmq 0.4.x name, docs/migrating.md).</summary>
     public readonly long OutstandingMessages => OutstandingBuffers;
 
     /// <summary>Gets hits divided by hits plus misses, or 0 when there were none.</summary>

@@ -6,6 +6,10 @@ namespace Managed.Zmq.InteropTests.Infrastructure;
 /// <summary>A plain TCP socket that plays a ZMTP peer, byte by byte, against an end of either library.</summary>
 internal static class RawTcpPeer
 {
+    /// <summary>A ZMTP 3.0 greeting offering NULL as server 0 (RFC 23).</summary>
+    public static readonly byte[] NullGreeting =
+        [0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0x7F, 3, 0, .. "NULL"u8, .. new byte[16], 0, .. new byte[31]];
+
     /// <summary>
     /// A raw socket joined to <paramref name="socket"/>: connected to the ephemeral tcp endpoint it binds, or accepted
     /// from its connect when it does not bind.

@@ -26,10 +26,6 @@ public sealed class HandshakeFailureEventInteropTests
     /// <summary>The first 10 octets of a ZMTP greeting, all a peer sends before it has seen the other's (RFC 23).</summary>
     private const int SignatureLength = 10;
 
-    /// <summary>A ZMTP 3.0 greeting offering NULL as server 0.</summary>
-    private static readonly byte[] Greeting =
-        [0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0x7F, 3, 0, .. "NULL"u8, .. new byte[16], 0, .. new byte[31]];
-
     public static TheoryData<PeerConduct, bool> Cases()
     {
         var cases = new TheoryData<PeerConduct, bool>();
@@ -79,7 +75,7 @@ public sealed class HandshakeFailureEventInteropTests
             switch (conduct)
             {
                 case PeerConduct.StallsAfterGreeting:
-                    raw.Send(Greeting);
+                    raw.Send(RawTcpPeer.NullGreeting);
                     break;
                 case PeerConduct.Closes:
                     // Nothing left unread, so the close is a FIN and not a reset: the socket's signature is all it sends

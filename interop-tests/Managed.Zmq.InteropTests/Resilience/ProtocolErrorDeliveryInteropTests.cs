@@ -11,10 +11,6 @@ namespace Managed.Zmq.InteropTests.Resilience;
 /// </summary>
 public sealed class ProtocolErrorDeliveryInteropTests
 {
-    /// <summary>A ZMTP 3.0 greeting offering NULL as server 0 (RFC 23).</summary>
-    private static readonly byte[] Greeting =
-        [0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0x7F, 3, 0, .. "NULL"u8, .. new byte[16], 0, .. new byte[31]];
-
     /// <summary>READY with Socket-Type PUSH, as a short command frame (RFC 23, RFC 27).</summary>
     private static readonly byte[] Ready =
         [0x04, 26, 5, .. "READY"u8, 11, .. "Socket-Type"u8, 0, 0, 0, 4, .. "PUSH"u8];
@@ -49,19 +45,15 @@ public sealed class ProtocolErrorDeliveryInteropTests
         var raw = RawTcpPeer.Attach(socket, socketBinds);
         using (raw)
         {
-            raw.Send(Greeting);
+            raw.Send(RawTcpPeer.NullGreeting);
             raw.Send(Ready);
 
             // The socket's greeting, then its READY: a short command frame.
-            RawTcpPeer.ReadExactly(raw, Greeting.Length, Closed);
+            RawTcpPeer.ReadExactly(raw, RawTcpPeer.NullGreeting.Length, Closed);
             byte[] readyHeader = RawTcpPeer.ReadExactly(raw, 2, Closed);
             RawTcpPeer.ReadExactly(raw, readyHeader[1], Closed);
 
-            byte[] body = new byte[size];
-            for (int i = 0; i < body.Length; i++)
-            {
-                body[i] = (byte)(i * 13);
-            }
+            byte[] body = Bytes.Pattern(size);
 
             byte[] header = [0x02, .. BitConverter.GetBytes((ulong)size).Reverse()];
             raw.Send([.. header, .. body, .. MalformedHeader]);

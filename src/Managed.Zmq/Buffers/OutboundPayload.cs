@@ -69,7 +69,6 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
     /// </summary>
     public void SetReceiveWindow(int length) => Length = length;
 
-
     public ReadOnlySpan<byte> Span => new(_data, Length);
 
     /// <summary>The bytes as memory, for the socket send (no allocation: this object is the manager).</summary>
