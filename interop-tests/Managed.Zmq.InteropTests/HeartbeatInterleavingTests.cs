@@ -39,6 +39,27 @@ public sealed class HeartbeatInterleavingTests
         Transfer.Stream(link.Theirs, link.Ours, Messages, ThreeFrames, i => [DealerId, .. ThreeFrames(i)]);
     });
 
+    /// <summary>
+    /// Request and reply, so our side reads each reply on its read turn (docs/ARCHITECTURE.md): the PINGs it reads there
+    /// go back to the read loop, which answers them; a 64 KiB reply now and then takes the large-frame path.
+    /// </summary>
+    [Theory]
+    [InlineData(Topology.ManagedBinds, SocketType.Req)]
+    [InlineData(Topology.NativeBinds, SocketType.Req)]
+    [InlineData(Topology.ManagedBinds, SocketType.Rep)]
+    [InlineData(Topology.NativeBinds, SocketType.Rep)]
+    public Task Heartbeat_LibzmqPingsEveryMsDuringRoundTrips_EveryMessageWhole(Topology topology, SocketType ours) => Deadline.Run(() =>
+    {
+        var theirs = ours == SocketType.Req ? SocketType.Rep : SocketType.Req;
+        using var link = new Link(topology, ours, theirs, configureOurs: null, configureTheirs: FastHeartbeats);
+        var (req, rep) = ours == SocketType.Req ? (link.Ours, link.Theirs) : (link.Theirs, link.Ours);
+        for (int i = 0; i < Messages / 4; i++)
+        {
+            Transfer.Deliver(req, rep, ThreeFrames(i));
+            Transfer.Deliver(rep, req, i % 500 == 0 ? [Bytes.Pattern(64 * 1024, i)] : [Transfer.StreamFrame(i), Bytes.Of($"reply-{i}")]);
+        }
+    });
+
     [Theory]
     [InlineData(Topology.ManagedBinds)]
     [InlineData(Topology.NativeBinds)]

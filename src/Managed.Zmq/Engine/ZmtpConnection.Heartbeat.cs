@@ -72,11 +72,15 @@ internal sealed partial class ZmtpConnection
             OnTrafficReceived();
         }
 
+        // Input may wait unread in the kernel while the socket's thread had the read turn away (ZmtpConnection.DirectRead.cs):
+        // the read loop takes it back, and the timeouts are judged at the next tick.
+        bool unread = _transport.ReclaimLentHere();
+
         long now = Environment.TickCount64;
         var options = _host.Options;
 
         // The peer's TTL: nothing at all from it for that long means it is gone.
-        if (_peerTtl > 0 && now - _lastReceived > _peerTtl)
+        if (!unread && _peerTtl > 0 && now - _lastReceived > _peerTtl)
         {
             Close(DisconnectReason.Timeout);
             return;
@@ -84,7 +88,7 @@ internal sealed partial class ZmtpConnection
 
         // Our first PING since the last traffic went unanswered for HEARTBEAT_TIMEOUT (libzmq starts
         // that timer once and later PINGs do not restart it, docs/libzmq-behaviour.md L13).
-        if (_pingOutstanding && now - _firstUnansweredPing >= options.HeartbeatTimeout)
+        if (!unread && _pingOutstanding && now - _firstUnansweredPing >= options.HeartbeatTimeout)
         {
             Close(DisconnectReason.Timeout);
             return;

@@ -141,12 +141,13 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// Starts a receive; when it has to wait for the peer, first wakes the receiving thread for the
-    /// large messages published without a wake-up (the batch ends where the stream pauses).
+    /// Starts a receive (<paramref name="lendable"/>: one the socket's thread may serve, see ZmtpConnection.DirectRead.cs);
+    /// when it has to wait for the peer, first wakes the receiving thread for the large messages published without a
+    /// wake-up (the batch ends where the stream pauses).
     /// </summary>
-    private ValueTask<int> ReceiveOrAnnounceAsync(Memory<byte> space)
+    private ValueTask<int> ReceiveOrAnnounceAsync(Memory<byte> space, bool lendable = false)
     {
-        var pending = _transport.ReceiveAsync(space);
+        var pending = lendable ? _transport.ReceiveLendableAsync(space) : _transport.ReceiveAsync(space);
         if (!pending.IsCompleted)
         {
             AnnouncePublished();

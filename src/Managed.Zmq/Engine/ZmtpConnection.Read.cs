@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Internal;
+using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Engine;
 
@@ -120,7 +121,20 @@ internal sealed partial class ZmtpConnection
                     space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
                 }
 
-                int read = await ReceiveOrAnnounceAsync(space).ConfigureAwait(true);
+                // A plain receive may be served by the socket's thread meanwhile (ZmtpConnection.DirectRead.cs).
+                bool lendable = !shortened && largeCommand == LargeCommand.None && !_expectsGroupFrames;
+                int read = await ReceiveOrAnnounceAsync(space, lendable).ConfigureAwait(true);
+                if (read == IByteTransport.HandedBack)
+                {
+                    if (!TakeHandBack(pipe))
+                    {
+                        Close(DisconnectReason.ProtocolError);
+                        return;
+                    }
+
+                    continue;
+                }
+
                 if (read <= 0)
                 {
                     Close(DisconnectReason.ConnectionLost);
@@ -134,7 +148,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 OnTrafficReceived();
-                if (!ParseReceived(pipe))
+                if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
                 {
                     Close(DisconnectReason.ProtocolError);
                     return;

@@ -32,6 +32,14 @@ internal static partial class Tuning
         /// spin at all: its blocking calls go straight to poll on the mailbox descriptor.
         /// </summary>
         public const int StreamSpins = 10;
+
+        /// <summary>
+        /// Longest a Recv waits in the kernel on its one connection's OS socket (the read turn, docs/ARCHITECTURE.md)
+        /// before it gives the turn back and parks as any wait does. The reactor's own quiet spell
+        /// (<see cref="Reactor.ParkDelayMilliseconds"/>), so a peer that answers slower than this costs what it did before
+        /// the turn existed, and news no socket read brings (a second peer, the context's shutdown) waits at most this long.
+        /// </summary>
+        public const int ReadTurnMicroseconds = Reactor.ParkDelayMilliseconds * 1000;
     }
 
     /// <summary>
@@ -49,6 +57,13 @@ internal static partial class Tuning
         /// inline path. Heartbeats (seconds apart) park in between.
         /// </summary>
         public const int ParkDelayMilliseconds = 20;
+
+        /// <summary>
+        /// How often the I/O thread looks at a read turn it stopped watching (input came while the socket's thread had
+        /// borrowed it): one left away between two Recvs goes back to the read loop at the latest after this, so
+        /// heartbeats, the end of the stream and a Poller's input are not held back longer.
+        /// </summary>
+        public const int LentTurnCheckMilliseconds = ParkDelayMilliseconds;
 
         /// <summary>
         /// Quiet readers are parked only while more than this many wait in Select. A park's wake-up comes through

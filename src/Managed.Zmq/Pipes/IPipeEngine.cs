@@ -13,6 +13,19 @@ internal interface IPipeEngine
     /// </summary>
     bool TryWriteDirect(StreamPipe pipe);
 
+    /// <summary>
+    /// Socket thread, about to wait in Recv with this pipe its only one: reads the connection's OS socket itself while
+    /// the read loop waits (the read turn, docs/ARCHITECTURE.md), waiting in the kernel up to
+    /// <paramref name="microseconds"/>. True when it read (whole messages may be in the pipe now); false when it could
+    /// not borrow the turn or nothing came. With <paramref name="onlyIfAway"/>, only a turn an earlier Recv left away.
+    /// </summary>
+    bool TryReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway) => false;
+
+    /// <summary>Socket thread, before asking whether input is there without receiving it (a Poller): the read loop takes a turn left away back.</summary>
+    void ReclaimRead()
+    {
+    }
+
     /// <summary>The consumer made room below the low-water mark while the read loop was paused.</summary>
     void WakeReader();
 

@@ -36,6 +36,12 @@ internal static class SocketReadiness
             ThrowHelper.ThrowZmqException(ZmqConstants.ETERM);
         }
 
+        if ((requested & PollEvents.In) != 0)
+        {
+            // A Recv's read turn left away (SocketCore.ReadTurn.cs) would hold input in the kernel the Poller waits for.
+            core.ReclaimReadTurn();
+        }
+
         var ready = PollEvents.None;
 
         // A thread-safe type's pattern may be in use by another thread's Send or Recv.

@@ -120,19 +120,33 @@ internal sealed partial class SocketCore
         }
 
         var status = Pattern.Recv(ref sink);
-        if (status != RecvStatus.WouldBlock || dontWait)
+        if (status != RecvStatus.WouldBlock)
         {
             return NoteRecv(status);
         }
 
         int timeout = Options.ReceiveTimeout;
-        if (timeout == 0)
+        if (dontWait || timeout == 0)
         {
-            return status;
+            return NoteRecv(gateHeld ? status : RecvReadingNow(ref sink));
+        }
+
+        // A reply is read on the read turn, as a reply is written by a direct write: one wake-up per message on a round
+        // trip. A stream's receiver leaves its reads to the I/O thread, which reads ahead while the receiver works.
+        long deadline = WakeSequence.DeadlineFromTimeout(timeout);
+        if (!gateHeld && _replyDue && TryRecvOnReadTurn(ref sink, deadline, out status))
+        {
+            return NoteRecv(status);
+        }
+
+        if (!_replyDue)
+        {
+            // A turn an earlier reply's Recv left away goes back to the read loop, which this wait relies on.
+            ReclaimReadTurn();
         }
 
         int spins = _replyDue ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
-        var wait = new SpinThenPark(Signal, WakeSequence.DeadlineFromTimeout(timeout), spins);
+        var wait = new SpinThenPark(Signal, deadline, spins);
         try
         {
             while (WaitMore(ref wait))
@@ -174,6 +188,7 @@ internal sealed partial class SocketCore
         get
         {
             ProcessEvents();
+            ReclaimReadTurn();
             if (_terminated)
             {
                 return PollEvents.None;

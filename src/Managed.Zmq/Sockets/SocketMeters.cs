@@ -31,6 +31,9 @@ internal sealed class SocketMeters : IMeteredSocket
 
     long IMeteredSocket.BlockedSends => Volatile.Read(ref BlockedSends);
 
+    /// <summary>Reads a Recv made on the read turn that brought input (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    public long ReadTurnReads;
+
     public void Track(Pipe pipe)
     {
         lock (_lock)

@@ -9,6 +9,12 @@ internal interface IByteTransport : IDisposable
     /// <summary>Receives at least one byte into <paramref name="buffer"/>; 0 means the peer closed.</summary>
     ValueTask<int> ReceiveAsync(Memory<byte> buffer);
 
+    /// <summary>
+    /// As <see cref="ReceiveAsync"/>, for the read loop's plain receive: while it is pending, the socket's thread may
+    /// borrow it (<see cref="TryLendReceive"/>).
+    /// </summary>
+    ValueTask<int> ReceiveLendableAsync(Memory<byte> buffer) => ReceiveAsync(buffer);
+
     /// <summary>Sends all of <paramref name="data"/>.</summary>
     ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
@@ -26,6 +32,36 @@ internal interface IByteTransport : IDisposable
     /// Called on the connection's I/O thread.
     /// </summary>
     bool TrySendPing() => false;
+
+    /// <summary>What a pending receive completes with when a borrower of the read turn handed it bytes to parse (or the end of the stream to meet).</summary>
+    const int HandedBack = int.MinValue;
+
+    /// <summary>
+    /// The socket's thread borrows the receive side while the read loop's receive is pending (the read turn, see
+    /// docs/ARCHITECTURE.md); false where the transport has no turn to lend or none is free. With
+    /// <paramref name="onlyIfAway"/>, only a turn a borrower left <see cref="LentReturn.Away"/>. Any thread.
+    /// </summary>
+    bool TryLendReceive(bool onlyIfAway) => false;
+
+    /// <summary>
+    /// With the turn borrowed: waits up to <paramref name="microseconds"/> (0: not at all) for input, then receives
+    /// without waiting. The bytes received; 0 when there were none; -1 at the end of the stream, on an error or on a
+    /// closed transport (the read loop then meets the same).
+    /// </summary>
+    int ReceiveLent(Span<byte> buffer, int microseconds) => -1;
+
+    /// <summary>Gives the borrowed turn back; the pending receive now fills <paramref name="buffer"/>.</summary>
+    void ReturnLent(Memory<byte> buffer, LentReturn how)
+    {
+    }
+
+    /// <summary>A turn left <see cref="LentReturn.Away"/> goes back to the read loop (a Poller or ZMQ_EVENTS asks). Any thread.</summary>
+    void ReclaimLent()
+    {
+    }
+
+    /// <summary>As <see cref="ReclaimLent"/>, on the I/O thread; true when the turn was away.</summary>
+    bool ReclaimLentHere() => false;
 
     /// <summary>
     /// How many keep-alives (ws://: ping and pong frames) the transport has received and consumed itself,

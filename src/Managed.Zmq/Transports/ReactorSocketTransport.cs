@@ -12,7 +12,7 @@ namespace Managed.Zmq.Transports;
 /// allocation per operation (the two value-task sources are reused). While it waits for input the
 /// reactor may park the socket (see <see cref="IoThread"/>); nothing here receives until OnReadable.
 /// </summary>
-internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler, IValueTaskSource<int>, IValueTaskSource
+internal sealed partial class ReactorSocketTransport : IByteTransport, IReadinessHandler, IValueTaskSource<int>, IValueTaskSource
 {
     private readonly System.Net.Sockets.Socket _socket;
     private readonly IoThread _thread;
@@ -65,7 +65,11 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
         }
     }
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    public ValueTask<int> ReceiveAsync(Memory<byte> buffer) => Receive(buffer, lendable: false);
+
+    public ValueTask<int> ReceiveLendableAsync(Memory<byte> buffer) => Receive(buffer, lendable: true);
+
+    private ValueTask<int> Receive(Memory<byte> buffer, bool lendable)
     {
         if (_disposed)
         {
@@ -92,6 +96,9 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
         _receiveBuffer = buffer;
         _receiveCore.Reset();
         _receivePending = true;
+
+        // Published last: a borrower takes the turn only from this state, so it finds the receive set up.
+        Volatile.Write(ref _turn, lendable ? TurnLoop : TurnLoopOnly);
         _thread.WatchRead(_socket, this);
         return new ValueTask<int>(this, _receiveCore.Version);
     }
@@ -164,7 +171,7 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
 
     void IReadinessHandler.OnReadable()
     {
-        if (!_receivePending || _disposed)
+        if (!_receivePending || _disposed || !TakeTurnForInput(out int pendingTurn))
         {
             return;
         }
@@ -172,9 +179,12 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
         int received = _socket.Receive(_receiveBuffer.Span, SocketFlags.None, out var error);
         if (error == SocketError.WouldBlock)
         {
+            Volatile.Write(ref _turn, pendingTurn);
             _thread.WatchRead(_socket, this);
             return;
         }
+
+        Volatile.Write(ref _turn, TurnBusy);
 
         _drained = error == SocketError.Success && received < _receiveBuffer.Length;
         _receivePending = false;
@@ -257,8 +267,9 @@ internal sealed class ReactorSocketTransport : IByteTransport, IReadinessHandler
 
     private void FailPending()
     {
-        if (_receivePending)
+        if (_receivePending && TurnAllowsFailure())
         {
+            Volatile.Write(ref _turn, TurnBusy);
             _receivePending = false;
             _receiveCore.SetException(new ObjectDisposedException(nameof(ReactorSocketTransport)));
         }

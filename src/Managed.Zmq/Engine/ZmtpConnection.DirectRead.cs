@@ -1,0 +1,125 @@
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Transports;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Engine;
+
+/// <summary>The direct read: the user thread reads a reply itself while the read loop waits (see docs/ARCHITECTURE.md, the read turn).</summary>
+internal sealed partial class ZmtpConnection
+{
+    /// <summary>A borrower handed bytes back for the read loop to parse; nobody borrows until the loop has.</summary>
+    private bool _handBackPending;
+
+    /// <summary>A borrower's parse refused a frame: the read loop ends the connection.</summary>
+    private bool _directParseFailed;
+
+    /// <summary>
+    /// Runs on the socket's user thread about to wait in Recv on this, its one connection: borrows the read loop's
+    /// turn, waits in the kernel for input up to <paramref name="microseconds"/>, reads and publishes the whole
+    /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Only the plain
+    /// case is taken: data frames within bounds. A command (it may need an answer from the write side), a malformed or
+    /// oversized frame, a large frame's body, the end of the stream or an error are handed back to the read loop, which
+    /// parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
+    /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
+    /// read loop reads whatever else comes.
+    /// </summary>
+    public bool TryReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway)
+    {
+        if (_closing || _cipher is not null || _raw || _expectsGroupFrames || Volatile.Read(ref _handBackPending)
+            || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || !_transport.TryLendReceive(onlyIfAway))
+        {
+            return false;
+        }
+
+        var inbound = pipe.Inbound;
+        var how = LentReturn.Idle;
+        try
+        {
+            // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue is as it left it.
+            _parseOffset = inbound.EnsureSpace(_receiveSpace, _parseOffset);
+            var space = inbound.WriteBuffer.AsSpan(inbound.WriteOffset);
+            int read = _transport.ReceiveLent(space, microseconds);
+            if (read == 0)
+            {
+                return false;
+            }
+
+            if (read < 0)
+            {
+                how = LentReturn.HandBack;
+                Volatile.Write(ref _handBackPending, true);
+                return false;
+            }
+
+            inbound.Advance(read);
+            AdaptReceiveSpace(read, space.Length);
+            OnTrafficReceived();
+            if (OnlyPlainFrames(inbound) && !ParseReceived(pipe))
+            {
+                // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.
+                _directParseFailed = true;
+            }
+
+            if (_directParseFailed || !OnlyPlainFrames(inbound) || _pendingFrameBytes >= DirectFrameThreshold)
+            {
+                how = LentReturn.HandBack;
+                Volatile.Write(ref _handBackPending, true);
+                return true;
+            }
+
+            how = LentReturn.Away;
+            return true;
+        }
+        finally
+        {
+            _parseOffset = inbound.EnsureSpace(_receiveSpace, _parseOffset);
+            _transport.ReturnLent(inbound.WriteBuffer.AsMemory(inbound.WriteOffset), how);
+        }
+    }
+
+    /// <summary>Any thread but the I/O thread's: a read turn left away goes back to the read loop (Poller, ZMQ_EVENTS).</summary>
+    public void ReclaimRead() => _transport.ReclaimLent();
+
+    /// <summary>
+    /// True when the frames received and not yet parsed are data frames the caller's thread may parse: no command, and
+    /// none the parser would refuse (a malformed header, a body beyond MAXMSGSIZE or the largest frame).
+    /// </summary>
+    private bool OnlyPlainFrames(FrameQueue inbound)
+    {
+        var buffer = inbound.WriteBuffer.AsSpan(0, inbound.WriteOffset);
+        long maxMessageSize = _host.Options.MaxMessageSize;
+        int offset = _parseOffset;
+        while (true)
+        {
+            var status = ZmtpFrame.TryReadHeader(buffer[offset..], out var header);
+            if (status == ZmtpStatus.NeedMoreData)
+            {
+                return true;
+            }
+
+            if (status == ZmtpStatus.Malformed || header.IsCommand || header.BodyLength > LargestFrame
+                || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize))
+            {
+                return false;
+            }
+
+            if (buffer.Length - offset < header.FrameLength)
+            {
+                return true;
+            }
+
+            offset += (int)header.FrameLength;
+        }
+    }
+
+    /// <summary>
+    /// Read loop: a borrower handed bytes back (<see cref="TryReadDirect"/>); parses them, with whatever the loop received
+    /// after them if the reactor served the receive before the hand-back arrived. False on a protocol error.
+    /// </summary>
+    private bool TakeHandBack(StreamPipe pipe)
+    {
+        bool parsed = !_directParseFailed && ParseReceived(pipe);
+        Volatile.Write(ref _handBackPending, false);
+        return parsed;
+    }
+}

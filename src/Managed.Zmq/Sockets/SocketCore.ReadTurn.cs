@@ -1,0 +1,102 @@
+using Managed.Zmq.Internal;
+using Managed.Zmq.Patterns;
+using Managed.Zmq.Pipes;
+
+namespace Managed.Zmq.Sockets;
+
+/// <summary>
+/// The read turn on the socket's side: a Recv about to wait, with one connection, reads that connection's OS socket
+/// itself (docs/ARCHITECTURE.md, the read turn), as a Send after a receive writes to it itself.
+/// </summary>
+internal sealed partial class SocketCore
+{
+    /// <summary>
+    /// The engine and pipe of the socket's one connection when a Recv may read for it: a socket of a type that is not
+    /// thread-safe (one caller at a time) with exactly one pipe, a connection's.
+    /// </summary>
+    private bool TryGetSoleConnection(out IPipeEngine engine, out StreamPipe pipe)
+    {
+        if (_gate is null && _patternPipes.Count == 1)
+        {
+            foreach (var candidate in _patternPipes.Keys)
+            {
+                if (candidate is StreamPipe stream && stream.Engine is { } found)
+                {
+                    engine = found;
+                    pipe = stream;
+                    return true;
+                }
+            }
+        }
+
+        engine = null!;
+        pipe = null!;
+        return false;
+    }
+
+    /// <summary>
+    /// Recv's wait on the read turn: reads for the one connection until a frame can be received, nothing came for
+    /// <see cref="Tuning.Blocking.ReadTurnMicroseconds"/>, the deadline passed, or the turn is not to be had. True with
+    /// the final <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
+    /// </summary>
+    private bool TryRecvOnReadTurn<TSink>(ref TSink sink, long deadline, out RecvStatus status)
+        where TSink : IFrameSink, allows ref struct
+    {
+        status = RecvStatus.WouldBlock;
+        long budgetEnd = Environment.TickCount64 + Tuning.Blocking.ReadTurnMicroseconds / 1000;
+        while (TryGetSoleConnection(out var engine, out var pipe))
+        {
+            long now = Environment.TickCount64;
+            long until = Math.Min(budgetEnd, deadline);
+            if (until <= now || !engine.TryReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false))
+            {
+                return false;
+            }
+
+            Meters.ReadTurnReads++;
+            ProcessEvents();
+            if (_closed || _terminated)
+            {
+                status = _closed ? RecvStatus.Closed : RecvStatus.Terminated;
+                return true;
+            }
+
+            status = Pattern.Recv(ref sink);
+            if (status != RecvStatus.WouldBlock)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// A Recv that must not wait: when an earlier Recv left the read turn away, whatever the one connection's OS socket
+    /// holds is read now (no wait in the kernel); otherwise the read loop has it in hand.
+    /// </summary>
+    private RecvStatus RecvReadingNow<TSink>(ref TSink sink)
+        where TSink : IFrameSink, allows ref struct
+    {
+        if (!TryGetSoleConnection(out var engine, out var pipe) || !engine.TryReadDirect(pipe, 0, onlyIfAway: true))
+        {
+            return RecvStatus.WouldBlock;
+        }
+
+        Meters.ReadTurnReads++;
+        ProcessEvents();
+        return _closed ? RecvStatus.Closed : _terminated ? RecvStatus.Terminated : Pattern.Recv(ref sink);
+    }
+
+    /// <summary>
+    /// Before a Poller or ZMQ_EVENTS looks for input: a read turn a Recv left away goes back to the read loop, which
+    /// then reads and announces whatever waits in the kernel.
+    /// </summary>
+    public void ReclaimReadTurn()
+    {
+        if (TryGetSoleConnection(out var engine, out _))
+        {
+            engine.ReclaimRead();
+        }
+    }
+}

@@ -1,0 +1,244 @@
+using System.Net.Sockets;
+using Managed.Zmq.Internal;
+
+namespace Managed.Zmq.Transports;
+
+/// <summary>
+/// The read turn: while the engine's read loop waits for input, the socket's own thread may borrow the receive side
+/// and read the OS socket itself (see docs/ARCHITECTURE.md, the read turn). Without it, a reply reaches a waiting
+/// caller through two wake-ups (the I/O thread's, then the caller's); with it, through the caller's alone.
+/// </summary>
+internal sealed partial class ReactorSocketTransport
+{
+    /// <summary>No receive is pending (the read loop runs, or has not started): nothing to lend.</summary>
+    private const int TurnBusy = 0;
+
+    /// <summary>A receive the loop alone may serve is pending (a large frame's body, a command's, the handshake).</summary>
+    private const int TurnLoopOnly = 1;
+
+    /// <summary>A plain receive is pending and the reactor watches for it: a borrower may take it.</summary>
+    private const int TurnLoop = 2;
+
+    /// <summary>The I/O thread is receiving for the read loop; nobody may borrow.</summary>
+    private const int TurnLoopReceiving = 3;
+
+    /// <summary>Borrowed; the reactor may still be watching and sees <see cref="TurnLoop"/> again when it is returned.</summary>
+    private const int TurnLent = 4;
+
+    /// <summary>Borrowed, and the reactor stopped watching (input came while borrowed): a check timer runs.</summary>
+    private const int TurnLentUnwatched = 5;
+
+    /// <summary>
+    /// Returned after a read by a caller likely to borrow again at once (the next Recv); nobody watches until it does, or
+    /// until the check timer, a Poller or a heartbeat takes the turn back for the loop.
+    /// </summary>
+    private const int TurnAway = 6;
+
+    /// <summary>Who has the receive side: one of the Turn constants.</summary>
+    private int _turn;
+
+    /// <summary>The check timer of a turn the reactor stopped watching for runs (I/O thread only).</summary>
+    private bool _turnCheckArmed;
+
+    /// <summary>The transport was closed while the turn was borrowed: the pending receive fails once it comes back.</summary>
+    private bool _failWhenReturned;
+
+    public bool TryLendReceive(bool onlyIfAway)
+    {
+        if (Volatile.Read(ref _disposed))
+        {
+            return false;
+        }
+
+        // The turn itself says a plain receive is pending (TurnLoop, TurnAway): one atomic step checks and takes it.
+        // A plain read first, so a Recv that must not wait costs no interlocked operation when nothing is away.
+        int turn = Volatile.Read(ref _turn);
+        if (turn == TurnAway)
+        {
+            return Interlocked.CompareExchange(ref _turn, TurnLentUnwatched, TurnAway) == TurnAway;
+        }
+
+        return !onlyIfAway && turn == TurnLoop && Interlocked.CompareExchange(ref _turn, TurnLent, TurnLoop) == TurnLoop;
+    }
+
+    public int ReceiveLent(Span<byte> buffer, int microseconds)
+    {
+        try
+        {
+            if (microseconds > 0 && !_socket.Poll(microseconds, SelectMode.SelectRead))
+            {
+                return 0;
+            }
+
+            int received = _socket.Receive(buffer, SocketFlags.None, out var error);
+            if (error == SocketError.Success)
+            {
+                return received > 0 ? received : -1;
+            }
+
+            return error == SocketError.WouldBlock ? 0 : -1;
+        }
+        catch (Exception ex) when (ex is ObjectDisposedException or SocketException)
+        {
+            // Closed by the I/O thread meanwhile: the read loop meets the end itself.
+            return -1;
+        }
+    }
+
+    public void ReturnLent(Memory<byte> buffer, LentReturn how)
+    {
+        // The pending receive fills the queue where the borrower left it; written before the turn goes back.
+        _receiveBuffer = buffer;
+        _drained = false;
+        int was;
+        if (how == LentReturn.Away)
+        {
+            was = Interlocked.CompareExchange(ref _turn, TurnAway, TurnLentUnwatched);
+            if (was != TurnLentUnwatched)
+            {
+                was = Interlocked.Exchange(ref _turn, TurnLoop);
+            }
+        }
+        else
+        {
+            was = Interlocked.Exchange(ref _turn, TurnLoop);
+        }
+
+        if (Volatile.Read(ref _failWhenReturned))
+        {
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).FailPending(), this);
+        }
+        else if (how == LentReturn.HandBack)
+        {
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).CompleteHandBack(), this);
+        }
+        else if (was == TurnLentUnwatched && how == LentReturn.Idle)
+        {
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).Rewatch(), this);
+        }
+    }
+
+    public void ReclaimLent()
+    {
+        if (Volatile.Read(ref _turn) == TurnAway && Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) == TurnAway)
+        {
+            _thread.Schedule(static s => ((ReactorSocketTransport)s!).Rewatch(), this);
+        }
+    }
+
+    public bool ReclaimLentHere()
+    {
+        if (Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) != TurnAway)
+        {
+            return false;
+        }
+
+        Rewatch();
+        return true;
+    }
+
+    /// <summary>
+    /// The reactor reported input: true when the loop has the turn (now <see cref="TurnLoopReceiving"/>;
+    /// <paramref name="pendingTurn"/> is the state to restore if the kernel has nothing after all), else the watch stops.
+    /// </summary>
+    private bool TakeTurnForInput(out int pendingTurn)
+    {
+        pendingTurn = Volatile.Read(ref _turn);
+        if (pendingTurn == TurnLoopOnly)
+        {
+            // Nobody else moves this state on: the loop receives as it always did.
+            return true;
+        }
+
+        pendingTurn = TurnLoop;
+        if (Interlocked.CompareExchange(ref _turn, TurnLoopReceiving, TurnLoop) == TurnLoop)
+        {
+            return true;
+        }
+
+        if (Interlocked.CompareExchange(ref _turn, TurnLentUnwatched, TurnLent) == TurnLent)
+        {
+            // The borrower reads this input; watching on would report it again until then. The check timer finds
+            // the turn if the borrower leaves it away.
+            ArmTurnCheck();
+            return false;
+        }
+
+        if (Volatile.Read(ref _turn) == TurnLoop)
+        {
+            // Returned in between: try again on the next report.
+            _thread.WatchRead(_socket, this);
+        }
+
+        return false;
+    }
+
+    private void ArmTurnCheck()
+    {
+        if (!_turnCheckArmed)
+        {
+            _turnCheckArmed = true;
+            _thread.AddTimer(Tuning.Reactor.LentTurnCheckMilliseconds, static s => ((ReactorSocketTransport)s!).CheckTurn(), this);
+        }
+    }
+
+    /// <summary>I/O thread: a turn left away goes back to the loop; one still borrowed is checked again later.</summary>
+    private void CheckTurn()
+    {
+        _turnCheckArmed = false;
+        if (_disposed)
+        {
+            return;
+        }
+
+        if (ReclaimLentHere())
+        {
+            return;
+        }
+
+        if (Volatile.Read(ref _turn) is TurnLentUnwatched)
+        {
+            ArmTurnCheck();
+        }
+    }
+
+    /// <summary>
+    /// I/O thread, failing the pending receive of a closed transport: false while the turn is borrowed. The borrower
+    /// sees <see cref="_failWhenReturned"/> when it returns the turn and schedules the failure again (either this
+    /// thread sees the turn returned, or the borrower sees the flag: both write, then read the other's).
+    /// </summary>
+    private bool TurnAllowsFailure()
+    {
+        if (Volatile.Read(ref _turn) is not (TurnLent or TurnLentUnwatched))
+        {
+            return true;
+        }
+
+        Volatile.Write(ref _failWhenReturned, true);
+        Interlocked.MemoryBarrier();
+        return Volatile.Read(ref _turn) is not (TurnLent or TurnLentUnwatched);
+    }
+
+    /// <summary>I/O thread: the loop has the turn back; watch for its pending receive.</summary>
+    private void Rewatch()
+    {
+        if (_receivePending && !_disposed && Volatile.Read(ref _turn) is TurnLoop or TurnLent)
+        {
+            _thread.WatchRead(_socket, this);
+        }
+    }
+
+    /// <summary>I/O thread: the borrower handed bytes (or the end of the stream) back: the pending receive completes with <see cref="IByteTransport.HandedBack"/>.</summary>
+    private void CompleteHandBack()
+    {
+        // No borrower takes the turn while a hand-back is pending (the connection refuses), so it is still TurnLoop.
+        if (!_receivePending || _disposed || Interlocked.CompareExchange(ref _turn, TurnBusy, TurnLoop) != TurnLoop)
+        {
+            return;
+        }
+
+        _receivePending = false;
+        _receiveBuffer = default;
+        _receiveCore.SetResult(IByteTransport.HandedBack);
+    }
+}

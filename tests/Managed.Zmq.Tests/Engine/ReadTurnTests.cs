@@ -1,0 +1,217 @@
+using Managed.Zmq.Tests.Support;
+
+namespace Managed.Zmq.Tests.Engine;
+
+/// <summary>
+/// The read turn (docs/ARCHITECTURE.md): a Recv awaiting a reply on a socket with one connection reads that
+/// connection's OS socket itself while the read loop waits. Whatever it meets that is not a plain data frame (a PING,
+/// a frame beyond MAXMSGSIZE, a large frame, the end of the stream) goes back to the read loop, which handles it as if
+/// it had received it; a turn left away between two Recvs goes back to the loop when a Poller, ZMQ_EVENTS or a Recv
+/// that must not wait asks for input, and a context shut down meanwhile still ends the Recv.
+/// </summary>
+public sealed class ReadTurnTests : TransportSockets
+{
+    private const int RoundTrips = 200;
+
+    private (Socket Req, Socket Rep) ReqRep(Transport transport)
+    {
+        var rep = Create(SocketType.Rep);
+        var req = Create(SocketType.Req);
+        req.Connect(TestEndpoint.Bind(rep, transport));
+        return (req, rep);
+    }
+
+    /// <summary>A REQ connected to a scripted REP over TCP, its NULL handshake done.</summary>
+    private (Socket Req, RawPeer Rep) ReqToRawRep(RawListener listener)
+    {
+        var req = Create(SocketType.Req);
+        req.Connect(listener.Endpoint);
+        var rep = listener.Accept();
+        rep.CompleteNullHandshake("REP");
+        return (req, rep);
+    }
+
+    /// <summary>Reads one request from the scripted REP: the empty delimiter, then the body.</summary>
+    private static byte[] ReadRequest(RawPeer rep)
+    {
+        var (delimiterFlags, delimiter) = rep.ReadFrame();
+        Assert.Equal(ZmtpBytes.FlagMore, delimiterFlags);
+        Assert.Empty(delimiter);
+        return rep.ReadFrame().Body;
+    }
+
+    private static byte[] Reply(byte[] body) => ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, []), ZmtpBytes.Frame(0, body));
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_RequestAndReply_BothSidesReadOnTheirTurnAndEveryMessageArrivesWhole(Transport transport)
+    {
+        var (req, rep) = ReqRep(transport);
+        using var message = new Message();
+        for (int i = 0; i < RoundTrips; i++)
+        {
+            // Every 25th reply is a large frame, which the turn hands back to the read loop's large-frame path.
+            byte[] request = Bytes.Pattern(1 + (i * 37 % 3000), i);
+            byte[] reply = i % 25 == 0 ? Bytes.Pattern(64 * 1024 + i, i) : Bytes.Pattern(1 + (i * 53 % 2000), i + 1);
+            req.Send(request);
+            Assert.Equal(request, rep.RecvBytes());
+            rep.Send(reply);
+            Assert.Equal(reply.Length, req.Recv(message));
+            Assert.Equal(reply, message.ToArray());
+        }
+
+        Assert.True(req.Core.Meters.ReadTurnReads > 0, "the REQ never read on its turn");
+        Assert.True(rep.Core.Meters.ReadTurnReads > 0, "the REP never read on its turn");
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_StreamReceiver_LeavesReadsToTheReadLoop(Transport transport)
+    {
+        var pull = Create(SocketType.Pull);
+        var push = Create(SocketType.Push);
+        push.Connect(TestEndpoint.Bind(pull, transport));
+        for (int i = 0; i < 100; i++)
+        {
+            push.Send($"m{i}");
+            Assert.Equal($"m{i}", pull.RecvString());
+        }
+
+        // A receiver that never sends has no reply due: the I/O thread reads ahead for it.
+        Assert.Equal(0, pull.Core.Meters.ReadTurnReads);
+    }
+
+    [Fact]
+    public void Recv_PingBeforeReplyOnTheTurn_PongSentAndReplyDelivered()
+    {
+        using var listener = new RawListener();
+        var (req, rep) = ReqToRawRep(listener);
+        using var peer = rep;
+        for (int i = 0; i < 20; i++)
+        {
+            req.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), ReadRequest(rep));
+            byte[] reply = Bytes.Of($"r{i}");
+            var call = BackgroundCall.Start(() => Assert.Equal($"r{i}", req.RecvString()));
+            rep.Send(ZmtpBytes.Concat(ZmtpBytes.Ping(0, Bytes.Of($"p{i}")), Reply(reply)));
+            Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+
+            var (flags, pong) = rep.ReadFrame();
+            Assert.Equal(ZmtpBytes.FlagCommand, flags);
+            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+        }
+    }
+
+    [Fact]
+    public void Recv_PeerClosesWhileAReplyIsAwaited_DisconnectedReported()
+    {
+        using var listener = new RawListener();
+        var (req, rep) = ReqToRawRep(listener);
+        using var monitor = MonitorProbe.Attach(Context, req);
+        req.SetOption(SocketOption.Rcvtimeo, 1000);
+        req.Send("q");
+        Assert.Equal(Bytes.Of("q"), ReadRequest(rep));
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => req.RecvString()));
+        rep.Dispose();
+
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
+
+    /// <remarks>As libzmq: a frame beyond MAXMSGSIZE ends the connection (docs/libzmq-behaviour.md L10).</remarks>
+    [Fact]
+    public void Recv_ReplyBeyondMaxMessageSize_ConnectionEndedAndNothingDelivered()
+    {
+        using var listener = new RawListener();
+        var req = Create(SocketType.Req);
+        req.SetOption(SocketOption.Maxmsgsize, 100L);
+        req.SetOption(SocketOption.Rcvtimeo, 1000);
+        req.Connect(listener.Endpoint);
+        using var rep = listener.Accept();
+        rep.CompleteNullHandshake("REP");
+        req.Send("q");
+        Assert.Equal(Bytes.Of("q"), ReadRequest(rep));
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => req.RecvBytes()));
+        rep.Send(Reply(Bytes.Pattern(200, 3)));
+
+        Assert.True(rep.WaitUntilClosed());
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Poll_AfterRecvOnTheTurn_SeesTheNextMessage(Transport transport)
+    {
+        var (client, server) = DealerPair(transport);
+        using var poller = new Poller(1);
+        int index = poller.Add(client, PollEvents.In);
+        for (int i = 0; i < 50; i++)
+        {
+            client.Send($"q{i}");
+            Assert.Equal($"q{i}", server.RecvString());
+            server.Send($"r{i}");
+            Assert.Equal($"r{i}", client.RecvString());
+
+            // The turn may be away now: the Poller must take it back to hear this one.
+            server.Send($"n{i}");
+            Assert.Equal(1, poller.Poll(Timeout));
+            Assert.True(poller.IsReadable(index));
+            Assert.True(client.TryRecvString(out string? next));
+            Assert.Equal($"n{i}", next);
+        }
+
+        Assert.True(client.Core.Meters.ReadTurnReads > 0, "the client never read on its turn");
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void EventsAndRecvDontWait_AfterRecvOnTheTurn_SeeTheNextMessage(Transport transport)
+    {
+        var (client, server) = DealerPair(transport);
+        for (int i = 0; i < 50; i++)
+        {
+            client.Send($"q{i}");
+            Assert.Equal($"q{i}", server.RecvString());
+            server.Send($"r{i}");
+            Assert.Equal($"r{i}", client.RecvString());
+            server.Send($"n{i}");
+            string? next = null;
+            if (i % 2 == 0)
+            {
+                Eventually.True(() => (client.GetOption<int>(SocketOption.Events) & (int)PollEvents.In) != 0, "ZMQ_EVENTS reports the message");
+                Assert.True(client.TryRecvString(out next));
+            }
+            else
+            {
+                Eventually.True(() => client.TryRecvString(out next), "a Recv that must not wait gets the message");
+            }
+
+            Assert.Equal($"n{i}", next);
+        }
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ContextShutDownWhileAwaitingAReply_EndsWithETERM(Transport transport)
+    {
+        var context = NewContext();
+        var rep = Create(SocketType.Rep, context);
+        var req = Create(SocketType.Req, context);
+        req.SetOption(SocketOption.Rcvtimeo, -1);
+        req.Connect(TestEndpoint.Bind(rep, transport));
+        req.Send("q");
+        Assert.Equal("q", rep.RecvString());
+
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
+        context.Shutdown();
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
+
+    private (Socket Client, Socket Server) DealerPair(Transport transport)
+    {
+        var server = Create(SocketType.Dealer);
+        var client = Create(SocketType.Dealer);
+        client.Connect(TestEndpoint.Bind(server, transport));
+        return (client, server);
+    }
+}
