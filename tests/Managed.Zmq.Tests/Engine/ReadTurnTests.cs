@@ -147,13 +147,8 @@ public sealed class ReadTurnTests : TransportSockets
         int index = poller.Add(client, PollEvents.In);
         for (int i = 0; i < 50; i++)
         {
-            client.Send($"q{i}");
-            Assert.Equal($"q{i}", server.RecvString());
-            server.Send($"r{i}");
-            Assert.Equal($"r{i}", client.RecvString());
-
-            // The turn may be away now: the Poller must take it back to hear this one.
-            server.Send($"n{i}");
+            // The turn may be away now: the Poller must take it back to hear the next one.
+            RoundTripThenQueueNext(client, server, i);
             Assert.Equal(1, poller.Poll(Timeout));
             Assert.True(poller.IsReadable(index));
             Assert.True(client.TryRecvString(out string? next));
@@ -170,11 +165,7 @@ public sealed class ReadTurnTests : TransportSockets
         var (client, server) = DealerPair(transport);
         for (int i = 0; i < 50; i++)
         {
-            client.Send($"q{i}");
-            Assert.Equal($"q{i}", server.RecvString());
-            server.Send($"r{i}");
-            Assert.Equal($"r{i}", client.RecvString());
-            server.Send($"n{i}");
+            RoundTripThenQueueNext(client, server, i);
             string? next = null;
             if (i % 2 == 0)
             {
@@ -205,6 +196,16 @@ public sealed class ReadTurnTests : TransportSockets
         var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
         context.Shutdown();
         Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
+
+    /// <summary>A request and its reply (the client reads the reply on its turn), then one more message from the server, "n" and <paramref name="i"/>.</summary>
+    private static void RoundTripThenQueueNext(Socket client, Socket server, int i)
+    {
+        client.Send($"q{i}");
+        Assert.Equal($"q{i}", server.RecvString());
+        server.Send($"r{i}");
+        Assert.Equal($"r{i}", client.RecvString());
+        server.Send($"n{i}");
     }
 
     private (Socket Client, Socket Server) DealerPair(Transport transport)
