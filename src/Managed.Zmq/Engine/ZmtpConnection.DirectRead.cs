@@ -54,13 +54,14 @@ internal sealed partial class ZmtpConnection
             inbound.Advance(read);
             AdaptReceiveSpace(read, space.Length);
             OnTrafficReceived();
-            if (OnlyPlainFrames(inbound) && !ParseReceived(pipe))
+            bool plain = OnlyPlainFrames(inbound);
+            if (plain && !ParseReceived(pipe))
             {
                 // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.
                 _directParseFailed = true;
             }
 
-            if (_directParseFailed || !OnlyPlainFrames(inbound) || _pendingFrameBytes >= DirectFrameThreshold)
+            if (!plain || _directParseFailed || _pendingFrameBytes >= DirectFrameThreshold)
             {
                 how = LentReturn.HandBack;
                 Volatile.Write(ref _handBackPending, true);

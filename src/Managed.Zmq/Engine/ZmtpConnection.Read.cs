@@ -124,15 +124,20 @@ internal sealed partial class ZmtpConnection
                 // A plain receive may be served by the socket's thread meanwhile (ZmtpConnection.DirectRead.cs).
                 bool lendable = !shortened && largeCommand == LargeCommand.None && !_expectsGroupFrames;
                 int read = await ReceiveOrAnnounceAsync(space, lendable).ConfigureAwait(true);
-                if (read == IByteTransport.HandedBack)
+                if (read == IByteTransport.HandedBack || _handBackPending)
                 {
+                    // What a borrower handed back comes first, then whatever the reactor received after it (the end of
+                    // the stream included), as if this loop had received it all.
                     if (!TakeHandBack(pipe))
                     {
                         Close(DisconnectReason.ProtocolError);
                         return;
                     }
 
-                    continue;
+                    if (read == IByteTransport.HandedBack)
+                    {
+                        continue;
+                    }
                 }
 
                 if (read <= 0)
@@ -148,7 +153,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 OnTrafficReceived();
-                if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
+                if (!ParseReceived(pipe))
                 {
                     Close(DisconnectReason.ProtocolError);
                     return;
@@ -157,7 +162,8 @@ internal sealed partial class ZmtpConnection
         }
         catch (Exception ex) when (IsConnectionError(ex))
         {
-            Close(DisconnectReason.ConnectionLost);
+            // Bytes a borrower handed back before the error are parsed first, as they would have been without the turn.
+            Close(_handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost);
         }
         finally
         {

@@ -11,6 +11,12 @@ namespace Managed.Zmq.Sockets;
 internal sealed partial class SocketCore
 {
     /// <summary>
+    /// The engine a Recv last read for on its turn, which may have been left away; kept even if more pipes came since,
+    /// so that whatever next waits on the read loop can hand the turn back (<see cref="ReclaimReadTurn"/>). Socket thread.
+    /// </summary>
+    private IPipeEngine? _readTurnEngine;
+
+    /// <summary>
     /// The engine and pipe of the socket's one connection when a Recv may read for it: a socket of a type that is not
     /// thread-safe (one caller at a time) with exactly one pipe, a connection's.
     /// </summary>
@@ -50,9 +56,10 @@ internal sealed partial class SocketCore
             long until = Math.Min(budgetEnd, deadline);
             if (until <= now || !engine.TryReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false))
             {
-                return false;
+                break;
             }
 
+            _readTurnEngine = engine;
             Meters.ReadTurnReads++;
             ProcessEvents();
             if (_closed || _terminated)
@@ -68,6 +75,8 @@ internal sealed partial class SocketCore
             }
         }
 
+        // The caller now waits for the read loop: a turn an earlier read of this call left away goes back to it.
+        ReclaimReadTurn();
         return false;
     }
 
@@ -83,19 +92,21 @@ internal sealed partial class SocketCore
             return RecvStatus.WouldBlock;
         }
 
+        _readTurnEngine = engine;
         Meters.ReadTurnReads++;
         ProcessEvents();
         return _closed ? RecvStatus.Closed : _terminated ? RecvStatus.Terminated : Pattern.Recv(ref sink);
     }
 
     /// <summary>
-    /// Before a Poller or ZMQ_EVENTS looks for input: a read turn a Recv left away goes back to the read loop, which
-    /// then reads and announces whatever waits in the kernel.
+    /// Before a Poller, ZMQ_EVENTS or a Recv waits on the read loop: a read turn a Recv left away goes back to it, which
+    /// then reads and announces whatever waits in the kernel. Nothing to do (one field read) unless a Recv read on its turn.
     /// </summary>
     public void ReclaimReadTurn()
     {
-        if (TryGetSoleConnection(out var engine, out _))
+        if (_readTurnEngine is { } engine)
         {
+            _readTurnEngine = null;
             engine.ReclaimRead();
         }
     }

@@ -90,18 +90,18 @@ internal sealed partial class ReactorSocketTransport
         // The pending receive fills the queue where the borrower left it; written before the turn goes back.
         _receiveBuffer = buffer;
         _drained = false;
-        int was;
-        if (how == LentReturn.Away)
+
+        // The reactor may move Lent to LentUnwatched meanwhile (never back): the step is taken on the state actually there.
+        bool unwatched;
+        while (true)
         {
-            was = Interlocked.CompareExchange(ref _turn, TurnAway, TurnLentUnwatched);
-            if (was != TurnLentUnwatched)
+            int was = Volatile.Read(ref _turn);
+            unwatched = was == TurnLentUnwatched;
+            int next = unwatched && how == LentReturn.Away ? TurnAway : TurnLoop;
+            if (Interlocked.CompareExchange(ref _turn, next, was) == was)
             {
-                was = Interlocked.Exchange(ref _turn, TurnLoop);
+                break;
             }
-        }
-        else
-        {
-            was = Interlocked.Exchange(ref _turn, TurnLoop);
         }
 
         if (Volatile.Read(ref _failWhenReturned))
@@ -110,9 +110,10 @@ internal sealed partial class ReactorSocketTransport
         }
         else if (how == LentReturn.HandBack)
         {
+            // The loop then receives again, which watches again.
             _thread.Schedule(static s => ((ReactorSocketTransport)s!).CompleteHandBack(), this);
         }
-        else if (was == TurnLentUnwatched && how == LentReturn.Idle)
+        else if (unwatched && how == LentReturn.Idle)
         {
             _thread.Schedule(static s => ((ReactorSocketTransport)s!).Rewatch(), this);
         }
@@ -143,34 +144,39 @@ internal sealed partial class ReactorSocketTransport
     /// </summary>
     private bool TakeTurnForInput(out int pendingTurn)
     {
-        pendingTurn = Volatile.Read(ref _turn);
-        if (pendingTurn == TurnLoopOnly)
+        while (true)
         {
-            // Nobody else moves this state on: the loop receives as it always did.
-            return true;
-        }
+            pendingTurn = Volatile.Read(ref _turn);
+            switch (pendingTurn)
+            {
+                case TurnLoopOnly:
+                    // Nobody else moves this state on: the loop receives as it always did.
+                    return true;
 
-        pendingTurn = TurnLoop;
-        if (Interlocked.CompareExchange(ref _turn, TurnLoopReceiving, TurnLoop) == TurnLoop)
-        {
-            return true;
-        }
+                case TurnLoop:
+                    if (Interlocked.CompareExchange(ref _turn, TurnLoopReceiving, TurnLoop) == TurnLoop)
+                    {
+                        return true;
+                    }
 
-        if (Interlocked.CompareExchange(ref _turn, TurnLentUnwatched, TurnLent) == TurnLent)
-        {
-            // The borrower reads this input; watching on would report it again until then. The check timer finds
-            // the turn if the borrower leaves it away.
-            ArmTurnCheck();
-            return false;
-        }
+                    break;
 
-        if (Volatile.Read(ref _turn) == TurnLoop)
-        {
-            // Returned in between: try again on the next report.
-            _thread.WatchRead(_socket, this);
-        }
+                case TurnLent:
+                    if (Interlocked.CompareExchange(ref _turn, TurnLentUnwatched, TurnLent) == TurnLent)
+                    {
+                        // The borrower reads this input; watching on would report it again until then. The check timer
+                        // finds the turn if the borrower leaves it away.
+                        ArmTurnCheck();
+                        return false;
+                    }
 
-        return false;
+                    break;
+
+                default:
+                    // Unwatched already (lent or away, with the check timer running), or no receive pending.
+                    return false;
+            }
+        }
     }
 
     private void ArmTurnCheck()
@@ -182,23 +188,33 @@ internal sealed partial class ReactorSocketTransport
         }
     }
 
-    /// <summary>I/O thread: a turn left away goes back to the loop; one still borrowed is checked again later.</summary>
+    /// <summary>
+    /// I/O thread: a turn left away goes back to the loop; one still borrowed is checked again later. The timer runs
+    /// for as long as the turn is unwatched (LentUnwatched or Away), the only states in which nobody watches.
+    /// </summary>
     private void CheckTurn()
     {
         _turnCheckArmed = false;
-        if (_disposed)
+        while (!_disposed)
         {
-            return;
-        }
+            int turn = Volatile.Read(ref _turn);
+            if (turn == TurnAway)
+            {
+                if (Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) == TurnAway)
+                {
+                    Rewatch();
+                    return;
+                }
 
-        if (ReclaimLentHere())
-        {
-            return;
-        }
+                continue;
+            }
 
-        if (Volatile.Read(ref _turn) is TurnLentUnwatched)
-        {
-            ArmTurnCheck();
+            if (turn == TurnLentUnwatched)
+            {
+                ArmTurnCheck();
+            }
+
+            return;
         }
     }
 
@@ -209,14 +225,27 @@ internal sealed partial class ReactorSocketTransport
     /// </summary>
     private bool TurnAllowsFailure()
     {
-        if (Volatile.Read(ref _turn) is not (TurnLent or TurnLentUnwatched))
+        while (true)
         {
-            return true;
-        }
+            int turn = Volatile.Read(ref _turn);
+            if (turn is TurnLent or TurnLentUnwatched)
+            {
+                Volatile.Write(ref _failWhenReturned, true);
+                Interlocked.MemoryBarrier();
+                if (Volatile.Read(ref _turn) is TurnLent or TurnLentUnwatched)
+                {
+                    return false;
+                }
 
-        Volatile.Write(ref _failWhenReturned, true);
-        Interlocked.MemoryBarrier();
-        return Volatile.Read(ref _turn) is not (TurnLent or TurnLentUnwatched);
+                continue;
+            }
+
+            // Busy by a CAS on the state seen, so a borrower cannot take an away turn in between.
+            if (Interlocked.CompareExchange(ref _turn, TurnBusy, turn) == turn)
+            {
+                return true;
+            }
+        }
     }
 
     /// <summary>I/O thread: the loop has the turn back; watch for its pending receive.</summary>
@@ -231,9 +260,17 @@ internal sealed partial class ReactorSocketTransport
     /// <summary>I/O thread: the borrower handed bytes (or the end of the stream) back: the pending receive completes with <see cref="IByteTransport.HandedBack"/>.</summary>
     private void CompleteHandBack()
     {
-        // No borrower takes the turn while a hand-back is pending (the connection refuses), so it is still TurnLoop.
-        if (!_receivePending || _disposed || Interlocked.CompareExchange(ref _turn, TurnBusy, TurnLoop) != TurnLoop)
+        // No borrower takes the turn while a hand-back is pending (the connection refuses). The reactor may have served the
+        // receive meanwhile; a later plain receive completed here then parses nothing and receives again.
+        if (!_receivePending || _disposed)
         {
+            return;
+        }
+
+        if (Interlocked.CompareExchange(ref _turn, TurnBusy, TurnLoop) != TurnLoop)
+        {
+            // Not expected (see above); the loop's next completed receive parses the hand-back, so keep watching for it.
+            Rewatch();
             return;
         }
 

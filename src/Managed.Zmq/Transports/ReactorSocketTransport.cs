@@ -269,7 +269,6 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
     {
         if (_receivePending && TurnAllowsFailure())
         {
-            Volatile.Write(ref _turn, TurnBusy);
             _receivePending = false;
             _receiveCore.SetException(new ObjectDisposedException(nameof(ReactorSocketTransport)));
         }

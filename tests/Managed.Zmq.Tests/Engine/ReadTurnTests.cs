@@ -118,6 +118,27 @@ public sealed class ReadTurnTests : TransportSockets
         Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
     }
 
+    /// <summary>
+    /// A reply, a command and the end of the stream in one go: the command sends the bytes back to the read loop, which
+    /// may meet the end before it hears of the hand-back; the reply must still arrive.
+    /// </summary>
+    [Fact]
+    public void Recv_ReplyThenCommandThenEndOfStream_ReplyDelivered()
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            using var listener = new RawListener();
+            var (req, rep) = ReqToRawRep(listener);
+            using var peer = rep;
+            req.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), ReadRequest(rep));
+            var call = BackgroundCall.Start(() => Assert.Equal($"r{i}", req.RecvString()));
+            rep.Send(ZmtpBytes.Concat(Reply(Bytes.Of($"r{i}")), ZmtpBytes.Ping(0, Bytes.Of($"p{i}"))));
+            rep.Dispose();
+            Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+        }
+    }
+
     /// <remarks>As libzmq: a frame beyond MAXMSGSIZE ends the connection (docs/libzmq-behaviour.md L10).</remarks>
     [Fact]
     public void Recv_ReplyBeyondMaxMessageSize_ConnectionEndedAndNothingDelivered()
