@@ -119,8 +119,8 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private bool TakeHandBack(StreamPipe pipe)
     {
-        bool parsed = !_directParseFailed && ParseReceived(pipe);
+        // Cleared first: nobody borrows while the loop runs, and a parse that throws is not repeated by the loop's catch.
         Volatile.Write(ref _handBackPending, false);
-        return parsed;
+        return !_directParseFailed && ParseReceived(pipe);
     }
 }

@@ -124,25 +124,21 @@ internal sealed partial class ZmtpConnection
                 // A plain receive may be served by the socket's thread meanwhile (ZmtpConnection.DirectRead.cs).
                 bool lendable = !shortened && largeCommand == LargeCommand.None && !_expectsGroupFrames;
                 int read = await ReceiveOrAnnounceAsync(space, lendable).ConfigureAwait(true);
-                if (read == IByteTransport.HandedBack || _handBackPending)
+                if (read == IByteTransport.HandedBack)
                 {
-                    // What a borrower handed back comes first, then whatever the reactor received after it (the end of
-                    // the stream included), as if this loop had received it all.
                     if (!TakeHandBack(pipe))
                     {
                         Close(DisconnectReason.ProtocolError);
                         return;
                     }
 
-                    if (read == IByteTransport.HandedBack)
-                    {
-                        continue;
-                    }
+                    continue;
                 }
 
                 if (read <= 0)
                 {
-                    Close(DisconnectReason.ConnectionLost);
+                    // Bytes a borrower handed back before the reactor met the end are parsed first, as they would have been.
+                    Close(_handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost);
                     return;
                 }
 
@@ -153,7 +149,10 @@ internal sealed partial class ZmtpConnection
                 }
 
                 OnTrafficReceived();
-                if (!ParseReceived(pipe))
+
+                // The reactor served this receive before a borrower's hand-back arrived: its bytes follow the handed-back
+                // ones in the queue, and one parse takes both in order.
+                if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
                 {
                     Close(DisconnectReason.ProtocolError);
                     return;

@@ -139,6 +139,39 @@ public sealed class ReadTurnTests : TransportSockets
         }
     }
 
+    /// <summary>
+    /// A reply and a PING, then more messages in a second write: the PING sends the bytes back to the read loop, which
+    /// may receive the later messages before it hears of the hand-back. The PING is dropped from the queue once, and every
+    /// message arrives whole and in order.
+    /// </summary>
+    [Fact]
+    public void Recv_ReplyAndCommandThenMoreMessages_AllInOrderAndOnePong()
+    {
+        using var listener = new RawListener();
+        var dealer = Create(SocketType.Dealer);
+        dealer.Connect(listener.Endpoint);
+        using var peer = listener.Accept();
+        peer.CompleteNullHandshake("DEALER");
+        for (int i = 0; i < 200; i++)
+        {
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            var call = BackgroundCall.Start(() =>
+            {
+                Assert.Equal($"a{i}", dealer.RecvString());
+                Assert.Equal($"b{i}", dealer.RecvString());
+                Assert.Equal($"c{i}", dealer.RecvString());
+            });
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"a{i}"), ZmtpBytes.Ping(0, Bytes.Of($"p{i}"))));
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"b{i}"), ZmtpBytes.Message($"c{i}")));
+            Assert.True(call.Wait(2 * Timeout), "the messages did not all arrive");
+
+            var (flags, pong) = peer.ReadFrame();
+            Assert.Equal(ZmtpBytes.FlagCommand, flags);
+            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+        }
+    }
+
     /// <remarks>As libzmq: a frame beyond MAXMSGSIZE ends the connection (docs/libzmq-behaviour.md L10).</remarks>
     [Fact]
     public void Recv_ReplyBeyondMaxMessageSize_ConnectionEndedAndNothingDelivered()
