@@ -40,6 +40,14 @@ public sealed class ReadTurnTests : TransportSockets
         return rep.ReadFrame().Body;
     }
 
+    /// <summary>The scripted peer's next frame is the PONG answering a PING with <paramref name="context"/>.</summary>
+    private static void AssertPong(RawPeer peer, string context)
+    {
+        var (flags, pong) = peer.ReadFrame();
+        Assert.Equal(ZmtpBytes.FlagCommand, flags);
+        Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of(context))[2..], pong);
+    }
+
     private static byte[] Reply(byte[] body) => ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, []), ZmtpBytes.Frame(0, body));
 
     [Theory]
@@ -95,10 +103,7 @@ public sealed class ReadTurnTests : TransportSockets
             var call = BackgroundCall.Start(() => Assert.Equal($"r{i}", req.RecvString()));
             rep.Send(ZmtpBytes.Concat(ZmtpBytes.Ping(0, Bytes.Of($"p{i}")), Reply(reply)));
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
-
-            var (flags, pong) = rep.ReadFrame();
-            Assert.Equal(ZmtpBytes.FlagCommand, flags);
-            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+            AssertPong(rep, $"p{i}");
         }
     }
 
@@ -165,10 +170,7 @@ public sealed class ReadTurnTests : TransportSockets
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"a{i}"), ZmtpBytes.Ping(0, Bytes.Of($"p{i}"))));
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"b{i}"), ZmtpBytes.Message($"c{i}")));
             Assert.True(call.Wait(2 * Timeout), "the messages did not all arrive");
-
-            var (flags, pong) = peer.ReadFrame();
-            Assert.Equal(ZmtpBytes.FlagCommand, flags);
-            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+            AssertPong(peer, $"p{i}");
         }
     }
 
