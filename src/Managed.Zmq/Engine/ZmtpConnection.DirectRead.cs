@@ -114,6 +114,13 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
+    /// Read loop, at the end of the stream or a connection error: bytes a borrower handed back before it are parsed first,
+    /// as they would have been without the turn. The reason to close with.
+    /// </summary>
+    private DisconnectReason LostAfterHandBack(StreamPipe pipe) =>
+        _handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
+
+    /// <summary>
     /// Read loop: a borrower handed bytes back (<see cref="TryReadDirect"/>); parses them, with whatever the loop received
     /// after them if the reactor served the receive before the hand-back arrived. False on a protocol error.
     /// </summary>

@@ -137,8 +137,7 @@ internal sealed partial class ZmtpConnection
 
                 if (read <= 0)
                 {
-                    // Bytes a borrower handed back before the reactor met the end are parsed first, as they would have been.
-                    Close(_handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost);
+                    Close(LostAfterHandBack(pipe));
                     return;
                 }
 
@@ -161,8 +160,7 @@ internal sealed partial class ZmtpConnection
         }
         catch (Exception ex) when (IsConnectionError(ex))
         {
-            // Bytes a borrower handed back before the error are parsed first, as they would have been without the turn.
-            Close(_handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost);
+            Close(LostAfterHandBack(pipe));
         }
         finally
         {

@@ -139,11 +139,9 @@ internal sealed partial class SocketCore
             return NoteRecv(status);
         }
 
-        if (!_replyDue)
-        {
-            // A turn an earlier reply's Recv left away goes back to the read loop, which this wait relies on.
-            ReclaimReadTurn();
-        }
+        // This wait relies on the read loop: a turn left away (by an earlier reply's Recv, or by this one before its turn ran
+        // out) goes back to it.
+        ReclaimReadTurn();
 
         int spins = _replyDue ? Tuning.Blocking.ReplySpins : Tuning.Blocking.StreamSpins;
         var wait = new SpinThenPark(Signal, deadline, spins);

@@ -59,24 +59,13 @@ internal sealed partial class SocketCore
                 break;
             }
 
-            _readTurnEngine = engine;
-            Meters.ReadTurnReads++;
-            ProcessEvents();
-            if (_closed || _terminated)
-            {
-                status = _closed ? RecvStatus.Closed : RecvStatus.Terminated;
-                return true;
-            }
-
-            status = Pattern.Recv(ref sink);
+            status = RecvAfterTurnRead(engine, ref sink);
             if (status != RecvStatus.WouldBlock)
             {
                 return true;
             }
         }
 
-        // The caller now waits for the read loop: a turn an earlier read of this call left away goes back to it.
-        ReclaimReadTurn();
         return false;
     }
 
@@ -87,11 +76,19 @@ internal sealed partial class SocketCore
     private RecvStatus RecvReadingNow<TSink>(ref TSink sink)
         where TSink : IFrameSink, allows ref struct
     {
-        if (!TryGetSoleConnection(out var engine, out var pipe) || !engine.TryReadDirect(pipe, 0, onlyIfAway: true))
+        // A turn is away only after a read on it, which set _readTurnEngine: without one, one field read and done.
+        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || !engine.TryReadDirect(pipe, 0, onlyIfAway: true))
         {
             return RecvStatus.WouldBlock;
         }
 
+        return RecvAfterTurnRead(engine, ref sink);
+    }
+
+    /// <summary>After a read on the turn brought input: notes the engine (its turn may be away now), applies pipe news and receives.</summary>
+    private RecvStatus RecvAfterTurnRead<TSink>(IPipeEngine engine, ref TSink sink)
+        where TSink : IFrameSink, allows ref struct
+    {
         _readTurnEngine = engine;
         Meters.ReadTurnReads++;
         ProcessEvents();

@@ -121,7 +121,8 @@ internal sealed partial class ReactorSocketTransport
 
     public void ReclaimLent()
     {
-        if (Volatile.Read(ref _turn) == TurnAway && Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) == TurnAway)
+        // A plain read first: a Poller asks before every wait, and the turn is rarely away.
+        if (Volatile.Read(ref _turn) == TurnAway && TryTakeAwayTurn())
         {
             _thread.Schedule(static s => ((ReactorSocketTransport)s!).Rewatch(), this);
         }
@@ -129,7 +130,7 @@ internal sealed partial class ReactorSocketTransport
 
     public bool ReclaimLentHere()
     {
-        if (Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) != TurnAway)
+        if (!TryTakeAwayTurn())
         {
             return false;
         }
@@ -137,6 +138,9 @@ internal sealed partial class ReactorSocketTransport
         Rewatch();
         return true;
     }
+
+    /// <summary>Moves a turn left away back to the loop (the caller then has the reactor watch again); false when it was not away.</summary>
+    private bool TryTakeAwayTurn() => Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) == TurnAway;
 
     /// <summary>
     /// The reactor reported input: true when the loop has the turn (now <see cref="TurnLoopReceiving"/>;
@@ -195,26 +199,20 @@ internal sealed partial class ReactorSocketTransport
     private void CheckTurn()
     {
         _turnCheckArmed = false;
-        while (!_disposed)
+        while (!_disposed && !ReclaimLentHere())
         {
+            // Not away: still borrowed and unwatched (look again later), watched again (done), or left away meanwhile (retry).
             int turn = Volatile.Read(ref _turn);
-            if (turn == TurnAway)
-            {
-                if (Interlocked.CompareExchange(ref _turn, TurnLoop, TurnAway) == TurnAway)
-                {
-                    Rewatch();
-                    return;
-                }
-
-                continue;
-            }
-
             if (turn == TurnLentUnwatched)
             {
                 ArmTurnCheck();
+                return;
             }
 
-            return;
+            if (turn != TurnAway)
+            {
+                return;
+            }
         }
     }
 
