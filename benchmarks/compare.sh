@@ -10,6 +10,12 @@
 #   ONLY=regex    run only the scenarios whose name matches (grep -E)
 #   TIMEOUT=120   seconds before one process is killed
 #   SCALE=1       multiply every message/roundtrip count (e.g. 0.1 for a smoke run)
+#   LAT_WARMUP=5000  untimed round trips every latency row runs before its clock starts, the
+#                 same in all three implementations (PERF_WARMUP for the tools), so that the
+#                 figure is the steady state. 0 gives libzmq's perf tools' figure, whose clock
+#                 starts right after connect: it then includes connecting and, for ours, the
+#                 JIT of every method on the path (a first round trip of ours costs
+#                 milliseconds to tenths of a second, libzmq's well under one).
 #   FLOOR=1       also run the raw floor (benchmarks/native/raw: plain blocking sockets, an
 #                 8-byte length prefix, no messaging library) for every tcp/ipc scenario, in
 #                 the same interleaved run, and print it with the ratios A/floor and B/floor.
@@ -41,6 +47,7 @@ SIDES=${SIDES:-both}
 ONLY=${ONLY:-}
 TIMEOUT=${TIMEOUT:-120}
 SCALE=${SCALE:-1}
+LAT_WARMUP=${LAT_WARMUP:-5000}
 FLOOR=${FLOOR:-1}
 OURS_DEFAULTS=${OURS_DEFAULTS:-0}
 DEFAULTS_SCALE=${DEFAULTS_SCALE:-10}
@@ -317,8 +324,9 @@ run_once() {
     run_inproc "$@"
     return
   fi
-  local curve
+  local curve warmup
   curve=$(curve_env "$transport")
+  warmup=$(warmup_env "$kind")
   transport=${transport%+curve}
   local address ep local_cmd remote_cmd local_pid
   address=$(fresh_address "$transport")
@@ -335,7 +343,7 @@ run_once() {
   fi
 
   # shellcheck disable=SC2086 # command words are split on purpose
-  "${meter_local[@]}" timeout -k 5 "$TIMEOUT" env "$curve" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
+  "${meter_local[@]}" timeout -k 5 "$TIMEOUT" env "$curve" "$warmup" $local_cmd "$ep" "$size" "$count" >"$local_out" 2>&1 &
   local_pid=$!
 
   local waited=0
@@ -351,7 +359,7 @@ run_once() {
 
   local remote_rc=0 local_rc=0
   # shellcheck disable=SC2086
-  "${meter_remote[@]}" timeout -k 5 "$TIMEOUT" env "$curve" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
+  "${meter_remote[@]}" timeout -k 5 "$TIMEOUT" env "$curve" "$warmup" $remote_cmd "$ep" "$size" "$count" >"$remote_out" 2>&1 || remote_rc=$?
   if ((remote_rc != 0)); then
     kill "$local_pid" 2>/dev/null || true
   fi
@@ -375,16 +383,21 @@ curve_env() { # transport -> the PERF_CURVE=... assignment both processes get
   [[ $1 == *+curve ]] && echo "PERF_CURVE=1" || echo "PERF_CURVE=0"
 }
 
+warmup_env() { # kind -> the PERF_WARMUP=... assignment both processes get
+  [[ $1 == *lat ]] && echo "PERF_WARMUP=$LAT_WARMUP" || echo "PERF_WARMUP=0"
+}
+
 # run_inproc: same contract as run_once, one process (inproc_thr or inproc_lat of local-impl,
 # or handshake for kind hs).
 run_inproc() {
   local kind=$1 transport=$2 size=$3 count=$4 impl=$5 tag=$7
-  local cmd out=$LOG_DIR/$tag.inproc rc=0 mode=inproc_$kind curve
+  local cmd out=$LOG_DIR/$tag.inproc rc=0 mode=inproc_$kind curve warmup
   [[ $kind == hs ]] && mode=handshake
   curve=$(curve_env "$transport")
+  warmup=$(warmup_env "$kind")
   cmd=$(command_for "$impl" "$mode")
   # shellcheck disable=SC2086
-  timeout -k 5 "$TIMEOUT" env "$curve" $cmd "$size" "$count" >"$out" 2>&1 || rc=$?
+  timeout -k 5 "$TIMEOUT" env "$curve" "$warmup" $cmd "$size" "$count" >"$out" 2>&1 || rc=$?
   if ((rc != 0)); then
     say "  failed (rc=$rc; 124 = timeout); see $out"
     return 1
@@ -572,6 +585,7 @@ main() {
   echo
   echo "RUNS=$RUNS per side; A = libzmq 4.3 both ends (rows of lib draft: the draft-enabled build, $(draft_prefix)); B = the ends named in the scenario (ours = Managed.Zmq); PERF_BUFFER=$PERF_BUFFER."
   echo "Ratio = median B / median A (throughput: higher is better; latency and handshake: lower is better)."
+  echo "Latency rows time count round trips after LAT_WARMUP=$LAT_WARMUP untimed ones, in every implementation (0: libzmq's perf tools' figure, from right after connect)."
   if [[ $FLOOR == 1 ]]; then
     echo "Floor = raw blocking sockets (benchmarks/native/raw), same transport without CURVE, 8-byte length prefix; A/floor and B/floor = median / floor median (throughput: the share of the floor reached; latency: times the floor)."
   fi

@@ -3,7 +3,8 @@ namespace Managed.Zmq.Perf;
 /// <summary>
 /// <c>inproc_lat &lt;message-size&gt; &lt;roundtrip-count&gt;</c>, libzmq's one-process tool: the main
 /// thread binds REP to <c>inproc://lat_test</c> and echoes; a worker thread connects REQ and
-/// times the roundtrips from right after Connect. The output is remote_lat's (one-way µs).
+/// times the roundtrips from right after Connect (after the <see cref="PerfWarmup"/> round trips).
+/// The output is remote_lat's (one-way µs).
 /// </summary>
 internal static class InprocLatency
 {
@@ -46,7 +47,8 @@ internal static class InprocLatency
 
         byte[] buffer = new byte[a.MessageSize + 1];
         ReadOnlySpan<byte> reply = buffer.AsSpan(0, a.MessageSize);
-        for (int i = 0; i != a.Count; i++)
+        int total = PerfWarmup.RoundTrips + a.Count;
+        for (int i = 0; i != total; i++)
         {
             if (rep.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
             {
@@ -73,9 +75,15 @@ internal static class InprocLatency
         byte[] buffer = new byte[a.MessageSize + 1];
         ReadOnlySpan<byte> request = buffer.AsSpan(0, a.MessageSize);
 
-        long start = PerfClock.Start();
-        for (int i = 0; i != a.Count; i++)
+        int warmup = PerfWarmup.RoundTrips;
+        long start = 0;
+        for (int i = 0; i != warmup + a.Count; i++)
         {
+            if (i == warmup)
+            {
+                start = PerfClock.Start();
+            }
+
             req.Send(request, SendFlags.None);
             if (req.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
             {

@@ -2,7 +2,7 @@ namespace Managed.Zmq.Perf;
 
 /// <summary>
 /// <c>local_lat &lt;bind-to&gt; &lt;message-size&gt; &lt;roundtrip-count&gt;</c>: REP binds and
-/// echoes every request back.
+/// echoes every request back (<see cref="PerfWarmup"/> more first).
 /// </summary>
 internal static class LocalLatency
 {
@@ -22,7 +22,8 @@ internal static class LocalLatency
 
         byte[] buffer = new byte[a.MessageSize + 1];
         ReadOnlySpan<byte> reply = buffer.AsSpan(0, a.MessageSize);
-        for (int i = 0; i != a.Count; i++)
+        int total = PerfWarmup.RoundTrips + a.Count;
+        for (int i = 0; i != total; i++)
         {
             if (rep.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
             {

@@ -2,8 +2,9 @@ namespace Managed.Zmq.Perf;
 
 /// <summary>
 /// <c>remote_lat &lt;connect-to&gt; &lt;message-size&gt; &lt;roundtrip-count&gt;</c>: REQ connects and
-/// times the roundtrips. As in libzmq the clock starts right after Connect, and the result
-/// is one-way latency: elapsed / (2 * roundtrip-count).
+/// times the roundtrips. As in libzmq the clock starts right after Connect (after the
+/// <see cref="PerfWarmup"/> round trips when asked for), and the result is one-way latency:
+/// elapsed / (2 * roundtrip-count).
 /// </summary>
 internal static class RemoteLatency
 {
@@ -30,9 +31,15 @@ internal static class RemoteLatency
         byte[] buffer = new byte[a.MessageSize + 1];
         ReadOnlySpan<byte> request = buffer.AsSpan(0, a.MessageSize);
 
-        long start = PerfClock.Start();
-        for (int i = 0; i != a.Count; i++)
+        int warmup = PerfWarmup.RoundTrips;
+        long start = 0;
+        for (int i = 0; i != warmup + a.Count; i++)
         {
+            if (i == warmup)
+            {
+                start = PerfClock.Start();
+            }
+
             req.Send(request, SendFlags.None);
             if (req.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
             {

@@ -5,7 +5,8 @@ namespace Managed.Zmq.Perf;
 /// for a <see cref="RoutedPair"/>, ROUTER or SERVER binds and sends every request back to its sender
 /// (ROUTER by the id frame, SERVER by <see cref="Message.RoutingId"/>, which a received Message
 /// carries and Send uses). <c>remote_dr_lat</c> / <c>remote_cs_lat</c>: remote_lat with DEALER or CLIENT;
-/// one-way latency, elapsed / (2 * roundtrip-count), the clock started right after Connect.
+/// one-way latency, elapsed / (2 * roundtrip-count), the clock started right after Connect
+/// (after the <see cref="PerfWarmup"/> round trips, which the local side also answers).
 /// </summary>
 internal static class RoutedLatency
 {
@@ -28,7 +29,8 @@ internal static class RoutedLatency
         // that Message is sent back, so neither side copies the payload.
         using var id = new Message();
         using var message = new Message();
-        for (int i = 0; i != a.Count; i++)
+        int total = PerfWarmup.RoundTrips + a.Count;
+        for (int i = 0; i != total; i++)
         {
             if (!pair.IdOnMessage)
             {
@@ -75,9 +77,15 @@ internal static class RoutedLatency
         byte[] buffer = new byte[a.MessageSize + 1];
         ReadOnlySpan<byte> request = buffer.AsSpan(0, a.MessageSize);
 
-        long start = PerfClock.Start();
-        for (int i = 0; i != a.Count; i++)
+        int warmup = PerfWarmup.RoundTrips;
+        long start = 0;
+        for (int i = 0; i != warmup + a.Count; i++)
         {
+            if (i == warmup)
+            {
+                start = PerfClock.Start();
+            }
+
             remote.Send(request, SendFlags.None);
             if (remote.Recv(buffer.AsSpan(), RecvFlags.None) != a.MessageSize)
             {

@@ -2,7 +2,8 @@
  * One process, like libzmq's perf/inproc_lat: the main thread binds REP to
  * inproc://lat_test and echoes; a worker thread (zmq_threadstart) connects REQ
  * and times the roundtrips from right after zmq_connect. The lines printed are
- * remote_lat's; the figure is one-way, elapsed / (2 * roundtrip-count). */
+ * remote_lat's; the figure is one-way, elapsed / (2 * roundtrip-count). With
+ * PERF_WARMUP (perf_common.h) that many untimed round trips come first. */
 #include "perf_common.h"
 
 static int message_size;
@@ -21,8 +22,11 @@ static void worker(void *ctx)
         perf_die("zmq_msg_init_size");
     memset(zmq_msg_data(&msg), 0, (size_t) message_size);
 
-    void *watch = zmq_stopwatch_start();
-    for (int i = 0; i != roundtrip_count; i++) {
+    int warmup = perf_warmup_count();
+    void *watch = NULL;
+    for (int i = 0; i != warmup + roundtrip_count; i++) {
+        if (i == warmup)
+            watch = zmq_stopwatch_start();
         if (zmq_msg_send(&msg, req, 0) < 0)
             perf_die("zmq_msg_send");
         if (zmq_msg_recv(&msg, req, 0) < 0)
@@ -70,7 +74,8 @@ int main(int argc, char *argv[])
     zmq_msg_t msg;
     if (zmq_msg_init(&msg) != 0)
         perf_die("zmq_msg_init");
-    for (int i = 0; i != roundtrip_count; i++) {
+    int total = perf_warmup_count() + roundtrip_count;
+    for (int i = 0; i != total; i++) {
         if (zmq_msg_recv(&msg, rep, 0) < 0)
             perf_die("zmq_msg_recv");
         if ((int) zmq_msg_size(&msg) != message_size) {

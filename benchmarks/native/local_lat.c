@@ -1,5 +1,6 @@
 /* local_lat <bind-to> <message-size> <roundtrip-count>
- * REP binds and echoes <roundtrip-count> messages back to remote_lat. */
+ * REP binds and echoes <roundtrip-count> messages (plus PERF_WARMUP, see
+ * perf_common.h) back to remote_lat. */
 #include "perf_common.h"
 
 int main(int argc, char *argv[])
@@ -26,7 +27,8 @@ int main(int argc, char *argv[])
     if (zmq_msg_init(&msg) != 0)
         perf_die("zmq_msg_init");
 
-    for (int i = 0; i != roundtrip_count; i++) {
+    int total = perf_warmup_count() + roundtrip_count;
+    for (int i = 0; i != total; i++) {
         if (zmq_msg_recv(&msg, rep, 0) < 0)
             perf_die("zmq_msg_recv");
         if ((int) zmq_msg_size(&msg) != message_size) {

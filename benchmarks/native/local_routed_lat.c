@@ -1,7 +1,7 @@
 /* local_routed_lat <bind-to> <message-size> <roundtrip-count>
  * local_lat for a routed pair (routed_common.h): SERVER or ROUTER binds and sends every
  * request back to the peer it came from (SERVER by the routing id on the message, ROUTER
- * by the id frame). */
+ * by the id frame), for <roundtrip-count> requests plus PERF_WARMUP. */
 #include "routed_common.h"
 
 int main(int argc, char *argv[])
@@ -26,7 +26,8 @@ int main(int argc, char *argv[])
     zmq_msg_t id, msg;
     if (zmq_msg_init(&id) != 0 || zmq_msg_init(&msg) != 0)
         perf_die("zmq_msg_init");
-    for (int i = 0; i != roundtrip_count; i++) {
+    int total = perf_warmup_count() + roundtrip_count;
+    for (int i = 0; i != total; i++) {
         routed_recv(local, &id, &msg, message_size);
         routed_reply(local, &id, &msg);
     }

@@ -27,6 +27,16 @@ static inline int perf_parse_count(const char *text, const char *name)
     return (int) value;
 }
 
+/* Untimed round trips before a latency tool starts its clock (PERF_WARMUP=<count> in the
+ * environment, arguments unchanged; default 0, libzmq's perf tools' figure). The echoing side
+ * answers count + warm-up requests; the asking side times only the last count of them, so
+ * the figure leaves out connecting and whatever a first message costs once. */
+static inline int perf_warmup_count(void)
+{
+    const char *value = getenv("PERF_WARMUP");
+    return value != NULL && value[0] != '\0' ? perf_parse_count(value, "PERF_WARMUP") : 0;
+}
+
 /* Opt-in CURVE (PERF_CURVE=1 in the environment, arguments unchanged): the local side
  * (binds) is the CURVE server, the remote side (connects) the client. Fixed key pairs:
  * the CURVE test key pairs of libzmq's own tests and documentation, in Z85. */

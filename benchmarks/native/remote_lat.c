@@ -1,7 +1,8 @@
 /* remote_lat <connect-to> <message-size> <roundtrip-count>
  * REQ connects and times <roundtrip-count> request/reply roundtrips. As in
  * libzmq, the clock starts right after zmq_connect (before the first send)
- * and the reported figure is one-way: elapsed / (2 * roundtrip-count). */
+ * and the reported figure is one-way: elapsed / (2 * roundtrip-count). With
+ * PERF_WARMUP (perf_common.h) that many untimed round trips come first. */
 #include "perf_common.h"
 
 int main(int argc, char *argv[])
@@ -33,8 +34,11 @@ int main(int argc, char *argv[])
         perf_die("zmq_msg_init_size");
     memset(zmq_msg_data(&msg), 0, (size_t) message_size);
 
-    void *watch = zmq_stopwatch_start();
-    for (int i = 0; i != roundtrip_count; i++) {
+    int warmup = perf_warmup_count();
+    void *watch = NULL;
+    for (int i = 0; i != warmup + roundtrip_count; i++) {
+        if (i == warmup)
+            watch = zmq_stopwatch_start();
         if (zmq_msg_send(&msg, req, 0) < 0)
             perf_die("zmq_msg_send");
         if (zmq_msg_recv(&msg, req, 0) < 0)

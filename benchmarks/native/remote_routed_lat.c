@@ -1,7 +1,7 @@
 /* remote_routed_lat <connect-to> <message-size> <roundtrip-count>
  * remote_lat for a routed pair (routed_common.h): CLIENT or DEALER connects and times the
  * round trips; as in remote_lat the clock starts right after connect and the result is
- * one-way latency, elapsed / (2 * roundtrip-count). */
+ * one-way latency, elapsed / (2 * roundtrip-count), after PERF_WARMUP untimed round trips. */
 #include "routed_common.h"
 
 int main(int argc, char *argv[])
@@ -32,8 +32,11 @@ int main(int argc, char *argv[])
         perf_die("zmq_msg_init_size");
     memset(zmq_msg_data(&msg), 0, (size_t) message_size);
 
-    void *watch = zmq_stopwatch_start();
-    for (int i = 0; i != roundtrip_count; i++) {
+    int warmup = perf_warmup_count();
+    void *watch = NULL;
+    for (int i = 0; i != warmup + roundtrip_count; i++) {
+        if (i == warmup)
+            watch = zmq_stopwatch_start();
         if (zmq_msg_send(&msg, remote, 0) < 0)
             perf_die("zmq_msg_send");
         if (zmq_msg_recv(&msg, remote, 0) < 0)

@@ -52,6 +52,13 @@ static inline int raw_parse_count(const char *text, const char *name)
     return (int) value;
 }
 
+/* PERF_WARMUP as in perf_common.h: untimed round trips before the latency clock starts. */
+static inline int raw_warmup_count(void)
+{
+    const char *value = getenv("PERF_WARMUP");
+    return value != NULL && value[0] != '\0' ? raw_parse_count(value, "PERF_WARMUP") : 0;
+}
+
 static inline double raw_now_us(void)
 {
     struct timespec ts;

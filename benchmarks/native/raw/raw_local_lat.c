@@ -1,6 +1,6 @@
 /* raw_local_lat <bind-to> <message-size> <roundtrip-count>
  * The raw floor of local_lat (see raw_common.h): accepts one stream and echoes
- * <roundtrip-count> length-prefixed messages, one write per reply. */
+ * <roundtrip-count> length-prefixed messages (plus PERF_WARMUP), one write per reply. */
 #include "raw_common.h"
 
 int main(int argc, char *argv[])
@@ -17,7 +17,8 @@ int main(int argc, char *argv[])
     if (!buffer)
         raw_die("malloc");
     reader.fd = writer.fd = raw_accept_one(argv[1]);
-    for (int i = 0; i != roundtrip_count; i++) {
+    int total = raw_warmup_count() + roundtrip_count;
+    for (int i = 0; i != total; i++) {
         if (raw_recv(&reader, buffer, (size_t) message_size) != message_size) {
             fprintf(stderr, "message of incorrect size received (or stream ended early)\n");
             return 1;

@@ -2,7 +2,8 @@
  * The raw floor of remote_lat (see raw_common.h): connects and times
  * <roundtrip-count> blocking request/echo round trips, one write per request. As in
  * remote_lat, the clock starts right after the connect and the figure is one-way:
- * elapsed / (2 * roundtrip-count). */
+ * elapsed / (2 * roundtrip-count). With PERF_WARMUP that many untimed round trips
+ * come first. */
 #include "raw_common.h"
 
 int main(int argc, char *argv[])
@@ -24,8 +25,11 @@ int main(int argc, char *argv[])
         raw_die("calloc");
     reader.fd = writer.fd = raw_connect(argv[1]);
 
-    double start = raw_now_us();
-    for (int i = 0; i != roundtrip_count; i++) {
+    int warmup = raw_warmup_count();
+    double start = 0;
+    for (int i = 0; i != warmup + roundtrip_count; i++) {
+        if (i == warmup)
+            start = raw_now_us();
         raw_send(&writer, buffer, (size_t) message_size);
         raw_flush(&writer);
         if (raw_recv(&reader, buffer, (size_t) message_size) != message_size) {
