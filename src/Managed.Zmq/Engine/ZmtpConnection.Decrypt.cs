@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Engine;
 
@@ -17,27 +18,50 @@ internal sealed partial class ZmtpConnection
     private int _pendingCipherBytes;
 
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
-    /// <remarks>Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.</remarks>
+    /// <remarks>
+    /// Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.
+    /// The receive may be lent to the socket's thread, which then decrypts and parses as this would (ZmtpConnection.DirectRead.cs).
+    /// </remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReadEncryptedAsync(StreamPipe pipe)
     {
-        EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
-        int read = await _transport.ReceiveAsync(_cipherIn.AsMemory(_cipherEnd)).ConfigureAwait(true);
+        int read = await _transport.ReceiveLendableAsync(CipherReceiveSpace()).ConfigureAwait(true);
+        if (read == IByteTransport.HandedBack)
+        {
+            if (!TakeHandBack(pipe))
+            {
+                Close(DisconnectReason.ProtocolError);
+                return false;
+            }
+
+            return true;
+        }
+
         if (read <= 0)
         {
-            Close(DisconnectReason.ConnectionLost);
+            Close(LostAfterHandBack(pipe));
             return false;
         }
 
         _cipherEnd += read;
         OnTrafficReceived();
-        if (!DecryptAvailable(pipe) || !ParseReceived(pipe))
+
+        // After a borrower's refused box the cipher is not asked again; after a hand-back that has not arrived yet, its
+        // frames precede these in the queue and one parse takes both in order.
+        if (_directParseFailed || !DecryptAvailable(pipe) || (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe)))
         {
             Close(DisconnectReason.ProtocolError);
             return false;
         }
 
         return true;
+    }
+
+    /// <summary>CURVE: where the next receive of ciphertext goes, with room for at least the partial box's rest.</summary>
+    private Memory<byte> CipherReceiveSpace()
+    {
+        EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
+        return _cipherIn.AsMemory(_cipherEnd);
     }
 
     /// <summary>

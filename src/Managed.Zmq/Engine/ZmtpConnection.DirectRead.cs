@@ -16,8 +16,9 @@ internal sealed partial class ZmtpConnection
     /// <summary>
     /// Runs on the socket's user thread about to wait in Recv on this, its one connection: borrows the read loop's
     /// turn, waits in the kernel for input up to <paramref name="microseconds"/>, reads and publishes the whole
-    /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Only the plain
-    /// case is taken: data frames within bounds. A command (it may need an answer from the write side), a malformed or
+    /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Under CURVE it
+    /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
+    /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
     /// oversized frame, a large frame's body, the end of the stream or an error are handed back to the read loop, which
     /// parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
@@ -25,19 +26,20 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     public bool TryReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway)
     {
-        if (_closing || _cipher is not null || _raw || _expectsGroupFrames || Volatile.Read(ref _handBackPending)
+        if (_closing || _raw || _expectsGroupFrames || Volatile.Read(ref _handBackPending)
             || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || !_transport.TryLendReceive(onlyIfAway))
         {
             return false;
         }
 
         var inbound = pipe.Inbound;
+        bool encrypted = _cipher is not null;
         var how = LentReturn.Idle;
         try
         {
-            // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue is as it left it.
-            _parseOffset = inbound.EnsureSpace(_receiveSpace, _parseOffset);
-            var space = inbound.WriteBuffer.AsSpan(inbound.WriteOffset);
+            // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
+            // ciphertext buffer) is as it left it.
+            var space = encrypted ? CipherReceiveSpace().Span : PlainReceiveSpace(inbound).Span;
             int read = _transport.ReceiveLent(space, microseconds);
             if (read == 0)
             {
@@ -51,10 +53,24 @@ internal sealed partial class ZmtpConnection
                 return false;
             }
 
-            inbound.Advance(read);
-            AdaptReceiveSpace(read, space.Length);
+            if (encrypted)
+            {
+                _cipherEnd += read;
+            }
+            else
+            {
+                inbound.Advance(read);
+                AdaptReceiveSpace(read, space.Length);
+            }
+
             OnTrafficReceived();
-            bool plain = OnlyPlainFrames(inbound);
+            if (encrypted && !DecryptAvailable(pipe))
+            {
+                // The refusal's monitor event is out; the loop ends the connection and asks the cipher nothing more.
+                _directParseFailed = true;
+            }
+
+            bool plain = !_directParseFailed && OnlyPlainFrames(inbound);
             if (plain && !ParseReceived(pipe))
             {
                 // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.
@@ -73,9 +89,15 @@ internal sealed partial class ZmtpConnection
         }
         finally
         {
-            _parseOffset = inbound.EnsureSpace(_receiveSpace, _parseOffset);
-            _transport.ReturnLent(inbound.WriteBuffer.AsMemory(inbound.WriteOffset), how);
+            _transport.ReturnLent(encrypted ? CipherReceiveSpace() : PlainReceiveSpace(inbound), how);
         }
+    }
+
+    /// <summary>Where the read loop's next plain receive goes: the inbound queue's free space, at least the adapted size.</summary>
+    private Memory<byte> PlainReceiveSpace(FrameQueue inbound)
+    {
+        _parseOffset = inbound.EnsureSpace(_receiveSpace, _parseOffset);
+        return inbound.WriteBuffer.AsMemory(inbound.WriteOffset);
     }
 
     /// <summary>Any thread but the I/O thread's: a read turn left away goes back to the read loop (Poller, ZMQ_EVENTS).</summary>

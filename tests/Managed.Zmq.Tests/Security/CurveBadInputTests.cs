@@ -1,5 +1,6 @@
 using System.Text;
 using Managed.Zmq.Tests.Security.Support;
+using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Security;
 
@@ -132,6 +133,44 @@ public sealed class CurveBadInputTests
         forged[^1] ^= 0x01;
         bad.SendMessageFrame(forged);
         AssertDroppedAndStillServing(server, bad, Cryptographic);
+    }
+
+    /// <summary>
+    /// Our DEALER awaits the answer to what it sent, so its Recv reads and decrypts on its own thread (the read turn,
+    /// docs/ARCHITECTURE.md): a forged box met there must end the connection just as the read loop would, with
+    /// the same events, and the Recv must not deliver anything from it.
+    /// </summary>
+    [Fact]
+    public void Message_ForgedBoxWhileAReplyIsAwaited_DropsConnectionWithCryptographic()
+    {
+        using var server = new ServerUnderTest(SocketType.Dealer);
+        server.Socket.SetOption(SocketOption.Rcvtimeo, 500);
+        for (int i = 1; i <= 5; i++)
+        {
+            using var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
+            bad.Handshake("DEALER");
+            server.WaitFor(ServerUnderTest.HandshakeSucceeded, occurrence: i);
+            server.Socket.Send($"ask{i}");
+            Assert.NotNull(bad.ReadFrame(out _));
+            bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes($"genuine{i}")));
+            Assert.Equal($"genuine{i}", server.Socket.RecvString());
+
+            server.Socket.Send($"again{i}");
+            Assert.NotNull(bad.ReadFrame(out _));
+            var call = BackgroundCall.Start(() =>
+            {
+                var e = Assert.Throws<ZmqException>(() => server.Socket.RecvString());
+                Assert.Equal(ZmqConstants.EAGAIN, e.ErrorNumber);
+            });
+            var forged = bad.BuildMessage(Encoding.UTF8.GetBytes($"forged{i}"));
+            forged[^1] ^= 0x01;
+            bad.SendMessageFrame(forged);
+
+            Assert.True(bad.WaitForClose(), "The server kept the bad connection open.");
+            Assert.True(call.Wait(10_000), "the Recv did not end");
+            server.WaitFor(ServerUnderTest.Disconnected, occurrence: i);
+            server.WaitFor(ServerUnderTest.HandshakeFailedProtocol, Cryptographic, occurrence: i);
+        }
     }
 
     [Fact]

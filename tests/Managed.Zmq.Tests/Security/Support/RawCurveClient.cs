@@ -134,13 +134,13 @@ internal sealed class RawCurveClient : IDisposable
         Assert.True(s_crypto.OpenAfterNm(_sessionKey, Nonce("CurveZMQREADY---", body.AsSpan(6, 8)), body.AsSpan(14), plain), "READY box did not open");
     }
 
-    /// <summary>Greeting, HELLO, WELCOME, INITIATE, READY, all well-formed.</summary>
-    public void Handshake()
+    /// <summary>Greeting, HELLO, WELCOME, INITIATE (as a <paramref name="socketType"/>), READY, all well-formed.</summary>
+    public void Handshake(string socketType = "PUSH")
     {
         ExchangeGreetings();
         SendCommand(BuildHello());
         ReadWelcome();
-        SendCommand(BuildInitiate());
+        SendCommand(BuildInitiate(socketType: socketType));
         ReadReady();
     }
 

@@ -1,8 +1,8 @@
 namespace Managed.Zmq.Tests.Security.Support;
 
 /// <summary>
-/// Our CURVE server (a PULL bound to an ephemeral tcp port) with its monitor read on a background
-/// thread, so tests can wait for events with a deadline instead of sleeping.
+/// Our CURVE server (a PULL unless told otherwise, bound to an ephemeral tcp port) with its monitor
+/// read on a background thread, so tests can wait for events with a deadline instead of sleeping.
 /// </summary>
 internal sealed class ServerUnderTest : IDisposable
 {
@@ -14,11 +14,11 @@ internal sealed class ServerUnderTest : IDisposable
     private readonly Thread _reader;
     private volatile bool _stop;
 
-    public ServerUnderTest()
+    public ServerUnderTest(SocketType type = SocketType.Pull)
     {
         var (pub, sec) = Curve.GenerateKeypair();
         ServerPublic = Z85.Decode(pub);
-        Socket = new Socket(_context, SocketType.Pull);
+        Socket = new Socket(_context, type);
         Socket.SetOption(SocketOption.Linger, 0);
         Socket.SetOption(SocketOption.Rcvtimeo, 10_000);
         Socket.SetOption(SocketOption.Curve_Server, 1);
