@@ -39,21 +39,7 @@ public sealed class CurveReadTurnTests : TransportSockets
     public void Recv_CurveRequestAndReply_BothSidesReadOnTheirTurnAndEveryMessageArrivesWhole(Transport transport)
     {
         var (req, rep) = CurveReqRep(transport);
-        using var message = new Message();
-        for (int i = 0; i < 200; i++)
-        {
-            // Every 25th reply is 64 KiB: its box comes in several reads, which the turn gathers before it decrypts.
-            byte[] request = Bytes.Pattern(1 + (i * 37 % 3000), i);
-            byte[] reply = i % 25 == 0 ? Bytes.Pattern(64 * 1024 + i, i) : Bytes.Pattern(1 + (i * 53 % 2000), i + 1);
-            req.Send(request);
-            Assert.Equal(request, rep.RecvBytes());
-            rep.Send(reply);
-            Assert.Equal(reply.Length, req.Recv(message));
-            Assert.Equal(reply, message.ToArray());
-        }
-
-        Assert.True(req.Core.Meters.ReadTurnReads > 0, "the REQ never read on its turn");
-        Assert.True(rep.Core.Meters.ReadTurnReads > 0, "the REP never read on its turn");
+        ReadTurnRoundTrips.RunAndAssertBothSidesReadOnTheirTurn(req, rep);
     }
 
     /// <summary>

@@ -11,8 +11,6 @@ namespace Managed.Zmq.Tests.Engine;
 /// </summary>
 public sealed class ReadTurnTests : TransportSockets
 {
-    private const int RoundTrips = 200;
-
     private (Socket Req, Socket Rep) ReqRep(Transport transport)
     {
         var rep = Create(SocketType.Rep);
@@ -55,21 +53,7 @@ public sealed class ReadTurnTests : TransportSockets
     public void Recv_RequestAndReply_BothSidesReadOnTheirTurnAndEveryMessageArrivesWhole(Transport transport)
     {
         var (req, rep) = ReqRep(transport);
-        using var message = new Message();
-        for (int i = 0; i < RoundTrips; i++)
-        {
-            // Every 25th reply is a large frame, which the turn hands back to the read loop's large-frame path.
-            byte[] request = Bytes.Pattern(1 + (i * 37 % 3000), i);
-            byte[] reply = i % 25 == 0 ? Bytes.Pattern(64 * 1024 + i, i) : Bytes.Pattern(1 + (i * 53 % 2000), i + 1);
-            req.Send(request);
-            Assert.Equal(request, rep.RecvBytes());
-            rep.Send(reply);
-            Assert.Equal(reply.Length, req.Recv(message));
-            Assert.Equal(reply, message.ToArray());
-        }
-
-        Assert.True(req.Core.Meters.ReadTurnReads > 0, "the REQ never read on its turn");
-        Assert.True(rep.Core.Meters.ReadTurnReads > 0, "the REP never read on its turn");
+        ReadTurnRoundTrips.RunAndAssertBothSidesReadOnTheirTurn(req, rep);
     }
 
     [Theory]
