@@ -17,6 +17,9 @@ internal sealed partial class ZmtpConnection
     private int _cipherEnd;
     private int _pendingCipherBytes;
 
+    /// <summary>CURVE: a box was refused; the cipher is not asked again and the connection ends once what came before it is parsed.</summary>
+    private bool _cipherFailed;
+
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
     /// <remarks>
     /// Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.
@@ -28,7 +31,8 @@ internal sealed partial class ZmtpConnection
         int read = await _transport.ReceiveLendableAsync(CipherReceiveSpace()).ConfigureAwait(true);
         if (read == IByteTransport.HandedBack)
         {
-            if (!TakeHandBack(pipe))
+            // A box the borrower refused ends the connection once the messages decrypted before it are published.
+            if (!TakeHandBack(pipe) || _cipherFailed)
             {
                 Close(DisconnectReason.ProtocolError);
                 return false;
@@ -46,9 +50,9 @@ internal sealed partial class ZmtpConnection
         _cipherEnd += read;
         OnTrafficReceived();
 
-        // After a borrower's refused box the cipher is not asked again; after a hand-back that has not arrived yet, its
-        // frames precede these in the queue and one parse takes both in order.
-        if (_directParseFailed || !DecryptAvailable(pipe) || (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe)))
+        // A hand-back that has not arrived yet came first: its frames are parsed and published before these bytes are
+        // decrypted, as they would have been without the turn.
+        if ((_handBackPending && !TakeHandBack(pipe)) || !DecryptAndParse(pipe))
         {
             Close(DisconnectReason.ProtocolError);
             return false;
@@ -57,10 +61,24 @@ internal sealed partial class ZmtpConnection
         return true;
     }
 
-    /// <summary>CURVE: where the next receive of ciphertext goes, with room for at least the partial box's rest.</summary>
-    private Memory<byte> CipherReceiveSpace()
+    /// <summary>
+    /// Decrypts what was received and parses it; false when the connection must end. Whole messages decrypted before a
+    /// refused box are still published, as libzmq delivers what it decoded before the bad one (docs/libzmq-behaviour.md L15).
+    /// </summary>
+    private bool DecryptAndParse(StreamPipe pipe)
     {
-        EnsureCipherSpace(Math.Max(MinReceiveSpace, _pendingCipherBytes - (_cipherEnd - _cipherStart)));
+        bool decrypted = DecryptAvailable(pipe);
+        return ParseReceived(pipe) && decrypted;
+    }
+
+    /// <summary>
+    /// CURVE: where the next receive of ciphertext goes, with room for the partial box's rest, or for at most
+    /// <paramref name="most"/> bytes of it (a borrower handing a large box back must not grow the buffer to the size
+    /// the peer announced: that is the read loop's to do).
+    /// </summary>
+    private Memory<byte> CipherReceiveSpace(int most = int.MaxValue)
+    {
+        EnsureCipherSpace(Math.Max(MinReceiveSpace, Math.Min(_pendingCipherBytes, most) - (_cipherEnd - _cipherStart)));
         return _cipherIn.AsMemory(_cipherEnd);
     }
 
@@ -71,6 +89,11 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private bool DecryptAvailable(StreamPipe pipe)
     {
+        if (_cipherFailed)
+        {
+            return false;
+        }
+
         var inbound = pipe.Inbound;
         long maxMessageSize = _host.Options.MaxMessageSize;
         while (true)
@@ -85,6 +108,7 @@ internal sealed partial class ZmtpConnection
             if (status == ZmtpStatus.Malformed || header.BodyLength > LargestFrame
                 || (maxMessageSize >= 0 && header.BodyLength > maxMessageSize + CipherOverhead))
             {
+                _cipherFailed = true;
                 return false;
             }
 
@@ -107,6 +131,7 @@ internal sealed partial class ZmtpConnection
                     _host.Monitor.Emit(error.Event, error.Value, _endpoint);
                 }
 
+                _cipherFailed = true;
                 return false;
             }
 

@@ -19,7 +19,7 @@ internal sealed partial class ZmtpConnection
     /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Under CURVE it
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
-    /// oversized frame, a large frame's body, the end of the stream or an error are handed back to the read loop, which
+    /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back to the read loop, which
     /// parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
@@ -39,7 +39,7 @@ internal sealed partial class ZmtpConnection
         {
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it.
-            var space = encrypted ? CipherReceiveSpace().Span : PlainReceiveSpace(inbound).Span;
+            var space = encrypted ? CipherReceiveSpace(DirectFrameThreshold).Span : PlainReceiveSpace(inbound).Span;
             int read = _transport.ReceiveLent(space, microseconds);
             if (read == 0)
             {
@@ -64,20 +64,17 @@ internal sealed partial class ZmtpConnection
             }
 
             OnTrafficReceived();
-            if (encrypted && !DecryptAvailable(pipe))
-            {
-                // The refusal's monitor event is out; the loop ends the connection and asks the cipher nothing more.
-                _directParseFailed = true;
-            }
 
-            bool plain = !_directParseFailed && OnlyPlainFrames(inbound);
+            // A refused box (its monitor event is out) goes back with the messages decrypted before it: the loop
+            // publishes those, then ends the connection.
+            bool plain = (!encrypted || DecryptAvailable(pipe)) && OnlyPlainFrames(inbound);
             if (plain && !ParseReceived(pipe))
             {
                 // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.
                 _directParseFailed = true;
             }
 
-            if (!plain || _directParseFailed || _pendingFrameBytes >= DirectFrameThreshold)
+            if (!plain || _directParseFailed || _pendingFrameBytes >= DirectFrameThreshold || _pendingCipherBytes >= DirectFrameThreshold)
             {
                 how = LentReturn.HandBack;
                 Volatile.Write(ref _handBackPending, true);
@@ -89,7 +86,7 @@ internal sealed partial class ZmtpConnection
         }
         finally
         {
-            _transport.ReturnLent(encrypted ? CipherReceiveSpace() : PlainReceiveSpace(inbound), how);
+            _transport.ReturnLent(encrypted ? CipherReceiveSpace(DirectFrameThreshold) : PlainReceiveSpace(inbound), how);
         }
     }
 
@@ -137,10 +134,10 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Read loop, at the end of the stream or a connection error: bytes a borrower handed back before it are parsed first,
-    /// as they would have been without the turn. The reason to close with.
+    /// as they would have been without the turn. The reason to close with (a protocol error after a refused CURVE box).
     /// </summary>
     private DisconnectReason LostAfterHandBack(StreamPipe pipe) =>
-        _handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
+        (_handBackPending && !TakeHandBack(pipe)) || _cipherFailed ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
 
     /// <summary>
     /// Read loop: a borrower handed bytes back (<see cref="TryReadDirect"/>); parses them, with whatever the loop received

@@ -48,7 +48,7 @@ internal sealed partial class ZmtpConnection
             EnsureCipherSpace(leftover.Length);
             leftover.CopyTo(_cipherIn.AsSpan(_cipherEnd));
             _cipherEnd += leftover.Length;
-            return DecryptAvailable(_pipe) && ParseReceived(_pipe);
+            return DecryptAndParse(_pipe);
         }
 
         _parseOffset = inbound.EnsureSpace(leftover.Length, _parseOffset);

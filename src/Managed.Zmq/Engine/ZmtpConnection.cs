@@ -11,7 +11,9 @@ namespace Managed.Zmq.Engine;
 /// <summary>
 /// One ZMTP connection: handshake, then a read loop and a write loop between the OS socket and a
 /// <see cref="Pipe"/>. Everything here runs on the connection's I/O thread, so no field needs a lock;
-/// other threads reach it only through <see cref="IPipeEngine"/>, which posts or signals.
+/// other threads reach it only through <see cref="IPipeEngine"/>, which posts or signals. The exceptions
+/// are the direct write and the direct read, which the socket's user thread runs while it holds the
+/// write or the read turn (docs/ARCHITECTURE.md, section 3): the turn, not a lock, keeps the loop out.
 /// </summary>
 internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
 {

@@ -25,9 +25,10 @@ internal abstract class CurveMechanismBase : MechanismBase
     private bool _keysWiped;
 
     /// <summary>
-    /// Held while a MESSAGE is sealed and while the keys are wiped. A reply may be sealed on the user's thread (the
-    /// engine's direct write) while the I/O thread fails the mechanism on bad input: without it a box could be
-    /// sealed with a half-wiped key.
+    /// Held while a MESSAGE is sealed and while the keys are wiped. A MESSAGE may be sealed on one thread (a reply on
+    /// the user's, by the engine's direct write; a PING or a queued message on the I/O thread's) while another fails
+    /// the mechanism on bad input (the I/O thread, or the user's thread decrypting on its read turn): without it a
+    /// box could be sealed with a half-wiped key.
     /// </summary>
     private readonly Lock _sealLock = new();
 

@@ -215,8 +215,11 @@ internal abstract class MechanismBase : IMechanism
         _zapRequest = null;
         Error = error;
         Status = MechanismStatus.Error;
-        WipeSecrets();
+
+        // The subclass stops its traffic first (CURVE refuses to seal once its keys are marked wiped, under the lock a
+        // seal holds), so that nothing is sealed with a key half zeroed by the wipe below.
         OnFailed();
+        WipeSecrets();
     }
 
     /// <summary>Zeroes every buffer <see cref="SecretBuffers"/> names: on failure and on close, whichever mechanism this is.</summary>
@@ -228,7 +231,7 @@ internal abstract class MechanismBase : IMechanism
         }
     }
 
-    /// <summary>Called when the handshake fails, after <see cref="SecretBuffers"/> are wiped; override to release more.</summary>
+    /// <summary>Called when the mechanism fails, before <see cref="SecretBuffers"/> are wiped; override to stop using them and release more.</summary>
     protected virtual void OnFailed()
     {
     }

@@ -9,7 +9,8 @@ namespace Managed.Zmq.Tests.Engine;
 /// </summary>
 public sealed class CurveReadTurnTests : TransportSockets
 {
-    private (Socket Req, Socket Rep) CurveReqRep(Transport transport, int heartbeatMilliseconds = 0)
+    /// <summary>A CURVE REQ and REP, connected; <paramref name="beforeConnect"/> runs on the REQ first (a monitor attached there sees the handshake).</summary>
+    private (Socket Req, Socket Rep) CurveReqRep(Transport transport, int heartbeatMilliseconds = 0, Action<Socket>? beforeConnect = null)
     {
         var (serverPublic, serverSecret) = Curve.GenerateKeypair();
         var (clientPublic, clientSecret) = Curve.GenerateKeypair();
@@ -30,6 +31,7 @@ public sealed class CurveReadTurnTests : TransportSockets
             }
         }
 
+        beforeConnect?.Invoke(req);
         req.Connect(TestEndpoint.Bind(rep, transport));
         return (req, rep);
     }
@@ -50,8 +52,9 @@ public sealed class CurveReadTurnTests : TransportSockets
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Recv_CurveHeartbeatsDuringRoundTrips_EveryMessageWholeAndBothSidesReadOnTheirTurn(Transport transport)
     {
-        var (req, rep) = CurveReqRep(transport, heartbeatMilliseconds: 1);
-        using var monitor = MonitorProbe.Attach(Context, req);
+        MonitorProbe? probe = null;
+        var (req, rep) = CurveReqRep(transport, heartbeatMilliseconds: 1, beforeConnect: socket => probe = MonitorProbe.Attach(Context, socket));
+        using var monitor = probe!;
         for (int i = 0; i < 2000; i++)
         {
             req.Send($"q{i}", SendFlags.SendMore);

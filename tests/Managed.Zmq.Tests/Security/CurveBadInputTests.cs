@@ -173,6 +173,41 @@ public sealed class CurveBadInputTests
         }
     }
 
+    /// <summary>
+    /// A message and a PING in one write, then a forged box: the PING sends the decrypted bytes back to the read loop,
+    /// which may receive the forged box before it hears of the hand-back. The message before the bad box must still be
+    /// delivered, as it is without the turn (docs/libzmq-behaviour.md L15), and the bad box must end the connection.
+    /// </summary>
+    [Fact]
+    public void Message_GoodAndPingThenForgedWhileAReplyIsAwaited_GoodDeliveredThenDropped()
+    {
+        using var server = new ServerUnderTest(SocketType.Dealer);
+        server.Socket.SetOption(SocketOption.Rcvtimeo, 2000);
+        for (int i = 1; i <= 30; i++)
+        {
+            using var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
+            bad.Handshake("DEALER");
+            server.WaitFor(ServerUnderTest.HandshakeSucceeded, occurrence: i);
+            server.Socket.Send($"ask{i}");
+            Assert.NotNull(bad.ReadFrame(out _));
+
+            int round = i;
+            var call = BackgroundCall.Start(() => Assert.Equal($"good{round}", server.Socket.RecvString()));
+            byte[] ping = [4, .. "PING"u8, 0, 0, .. Encoding.UTF8.GetBytes($"p{i}")];
+            bad.SendRaw([.. Frame(bad.BuildMessage(Encoding.UTF8.GetBytes($"good{i}"))), .. Frame(bad.BuildMessage(ping, flags: 0x02))]);
+            var forged = bad.BuildMessage(Encoding.UTF8.GetBytes($"forged{i}"));
+            forged[^1] ^= 0x01;
+            bad.SendMessageFrame(forged);
+
+            Assert.True(call.Wait(10_000), "the Recv did not end");
+            Assert.True(bad.WaitForClose(), "The server kept the bad connection open.");
+            server.WaitFor(ServerUnderTest.HandshakeFailedProtocol, Cryptographic, occurrence: i);
+        }
+    }
+
+    /// <summary>A short ZMTP frame holding a MESSAGE body (under 256 octets).</summary>
+    private static byte[] Frame(byte[] body) => [0, (byte)body.Length, .. body];
+
     [Fact]
     public void Message_Replayed_DropsConnectionWithInvalidSequence()
     {
