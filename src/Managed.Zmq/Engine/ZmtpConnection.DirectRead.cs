@@ -37,6 +37,13 @@ internal sealed partial class ZmtpConnection
         var how = LentReturn.Idle;
         try
         {
+            // The rest of a large box is the read loop's: it sized the ciphertext buffer for it, and a borrower that read
+            // into it could leave too little room behind and have to grow a buffer that large before it gives the turn back.
+            if (encrypted && _pendingCipherBytes >= DirectFrameThreshold)
+            {
+                return false;
+            }
+
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it.
             var space = encrypted ? CipherReceiveSpace(DirectFrameThreshold).Span : PlainReceiveSpace(inbound).Span;
