@@ -19,8 +19,8 @@ internal sealed partial class ZmtpConnection
     /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Under CURVE it
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
-    /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back to the read loop, which
-    /// parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
+    /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back
+    /// to the read loop, which parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
     /// </summary>

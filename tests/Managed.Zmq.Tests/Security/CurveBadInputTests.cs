@@ -147,11 +147,7 @@ public sealed class CurveBadInputTests
         server.Socket.SetOption(SocketOption.Rcvtimeo, 500);
         for (int i = 1; i <= 5; i++)
         {
-            using var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
-            bad.Handshake("DEALER");
-            server.WaitFor(ServerUnderTest.HandshakeSucceeded, occurrence: i);
-            server.Socket.Send($"ask{i}");
-            Assert.NotNull(bad.ReadFrame(out _));
+            using var bad = ConnectAndAsk(server, i);
             bad.SendMessageFrame(bad.BuildMessage(Encoding.UTF8.GetBytes($"genuine{i}")));
             Assert.Equal($"genuine{i}", server.Socket.RecvString());
 
@@ -162,9 +158,7 @@ public sealed class CurveBadInputTests
                 var e = Assert.Throws<ZmqException>(() => server.Socket.RecvString());
                 Assert.Equal(ZmqConstants.EAGAIN, e.ErrorNumber);
             });
-            var forged = bad.BuildMessage(Encoding.UTF8.GetBytes($"forged{i}"));
-            forged[^1] ^= 0x01;
-            bad.SendMessageFrame(forged);
+            bad.SendMessageFrame(Forged(bad, $"forged{i}"));
 
             Assert.True(bad.WaitForClose(), "The server kept the bad connection open.");
             Assert.True(call.Wait(10_000), "the Recv did not end");
@@ -185,24 +179,40 @@ public sealed class CurveBadInputTests
         server.Socket.SetOption(SocketOption.Rcvtimeo, 2000);
         for (int i = 1; i <= 30; i++)
         {
-            using var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
-            bad.Handshake("DEALER");
-            server.WaitFor(ServerUnderTest.HandshakeSucceeded, occurrence: i);
-            server.Socket.Send($"ask{i}");
-            Assert.NotNull(bad.ReadFrame(out _));
+            using var bad = ConnectAndAsk(server, i);
 
             int round = i;
             var call = BackgroundCall.Start(() => Assert.Equal($"good{round}", server.Socket.RecvString()));
             byte[] ping = [4, .. "PING"u8, 0, 0, .. Encoding.UTF8.GetBytes($"p{i}")];
             bad.SendRaw([.. Frame(bad.BuildMessage(Encoding.UTF8.GetBytes($"good{i}"))), .. Frame(bad.BuildMessage(ping, flags: 0x02))]);
-            var forged = bad.BuildMessage(Encoding.UTF8.GetBytes($"forged{i}"));
-            forged[^1] ^= 0x01;
-            bad.SendMessageFrame(forged);
+            bad.SendMessageFrame(Forged(bad, $"forged{i}"));
 
             Assert.True(call.Wait(10_000), "the Recv did not end");
             Assert.True(bad.WaitForClose(), "The server kept the bad connection open.");
             server.WaitFor(ServerUnderTest.HandshakeFailedProtocol, Cryptographic, occurrence: i);
         }
+    }
+
+    /// <summary>
+    /// The <paramref name="i"/>th raw DEALER connected to <paramref name="server"/> (a DEALER), once the server has sent it
+    /// a message: the server's next Recv awaits a reply, so it reads on its turn.
+    /// </summary>
+    private static RawCurveClient ConnectAndAsk(ServerUnderTest server, int i)
+    {
+        var bad = new RawCurveClient(server.Port, server.ServerPublic, RawCurveClient.NewKeys());
+        bad.Handshake("DEALER");
+        server.WaitFor(ServerUnderTest.HandshakeSucceeded, occurrence: i);
+        server.Socket.Send($"ask{i}");
+        Assert.NotNull(bad.ReadFrame(out _));
+        return bad;
+    }
+
+    /// <summary>A MESSAGE body holding <paramref name="text"/> whose MAC is broken.</summary>
+    private static byte[] Forged(RawCurveClient client, string text)
+    {
+        var forged = client.BuildMessage(Encoding.UTF8.GetBytes(text));
+        forged[^1] ^= 0x01;
+        return forged;
     }
 
     /// <summary>A short ZMTP frame holding a MESSAGE body (under 256 octets).</summary>
