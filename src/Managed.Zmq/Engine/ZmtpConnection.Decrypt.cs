@@ -31,8 +31,7 @@ internal sealed partial class ZmtpConnection
         int read = await _transport.ReceiveLendableAsync(CipherReceiveSpace()).ConfigureAwait(true);
         if (read == IByteTransport.HandedBack)
         {
-            // A box the borrower refused ends the connection once the messages decrypted before it are published.
-            if (!TakeHandBack(pipe) || _cipherFailed)
+            if (!TakeHandBack(pipe))
             {
                 Close(DisconnectReason.ProtocolError);
                 return false;

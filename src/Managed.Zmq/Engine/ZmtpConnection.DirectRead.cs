@@ -141,19 +141,20 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Read loop, at the end of the stream or a connection error: bytes a borrower handed back before it are parsed first,
-    /// as they would have been without the turn. The reason to close with (a protocol error after a refused CURVE box).
+    /// as they would have been without the turn. The reason to close with.
     /// </summary>
     private DisconnectReason LostAfterHandBack(StreamPipe pipe) =>
-        (_handBackPending && !TakeHandBack(pipe)) || _cipherFailed ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
+        _handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
 
     /// <summary>
     /// Read loop: a borrower handed bytes back (<see cref="TryReadDirect"/>); parses them, with whatever the loop received
-    /// after them if the reactor served the receive before the hand-back arrived. False on a protocol error.
+    /// after them if the reactor served the receive before the hand-back arrived. False on a protocol error, a CURVE box
+    /// the borrower refused included: the messages decrypted before it are published first.
     /// </summary>
     private bool TakeHandBack(StreamPipe pipe)
     {
         // Cleared first: nobody borrows while the loop runs, and a parse that throws is not repeated by the loop's catch.
         Volatile.Write(ref _handBackPending, false);
-        return !_directParseFailed && ParseReceived(pipe);
+        return !_directParseFailed && ParseReceived(pipe) && !_cipherFailed;
     }
 }
