@@ -11,9 +11,10 @@ namespace Managed.Zmq.Security.Crypto;
 /// i of every block, so each quarterround is the scalar one on whole vectors.
 /// </summary>
 /// <remarks>
-/// <para>The sixteen state words and their inputs stay in locals, which the JIT keeps in
-/// registers (AVX-512 has 32 of them); a state held in a stack span went through memory on every
-/// operation. With AVX-512, a rotation is one instruction (VPROLD) instead of two shifts and an OR.</para>
+/// <para>With AVX-512 (32 vector registers) the sixteen state words stay in locals, which the JIT
+/// keeps in registers, and a rotation is one instruction (VPROLD) instead of two shifts and an OR.
+/// The 256- and 128-bit paths run where there are only sixteen, so four of the words live in stack
+/// memory (see KeyStream256), and the four quarterrounds of a round advance a step at a time.</para>
 /// <para>The result is lane-major (word i of block j in lane j of vector i); the store transposes
 /// it four words at a time with two rounds of unpacks, so each 16-octet piece of a block leaves in
 /// one store.</para>
@@ -61,6 +62,7 @@ internal static partial class Salsa20
     /// Eight blocks whose words 6-9 (Salsa20's nonce and block counter) are given
     /// per lane, into 512 octets of key stream; the other words come from <paramref name="input"/>.
     /// </summary>
+    [SkipLocalsInit]
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream256(ReadOnlySpan<uint> input, Vector256<uint> j6, Vector256<uint> j7, Vector256<uint> j8, Vector256<uint> j9, Span<byte> keyStream)
     {
@@ -68,18 +70,24 @@ internal static partial class Salsa20
         Vector256<uint> j4 = Vector256.Create(input[4]), j5 = Vector256.Create(input[5]);
         Vector256<uint> j10 = Vector256.Create(input[10]), j11 = Vector256.Create(input[11]);
         Vector256<uint> j12 = Vector256.Create(input[12]), j13 = Vector256.Create(input[13]), j14 = Vector256.Create(input[14]), j15 = Vector256.Create(input[15]);
-        Vector256<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
-        Vector256<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
+
+        // Without AVX-512 there are sixteen vector registers: the sixteen state words and the two
+        // temporaries of a rotation do not fit, and the JIT then spills the temporaries, putting
+        // memory on every step's dependency chain. The diagonal words 0, 5, 10 and 15 stay in memory
+        // instead: each is the first word of its quarterround in both rounds, read in the first two
+        // steps and written in the last, so no load waits on a store just made.
+        Span<Vector256<uint>> held = stackalloc Vector256<uint>[4];
+        ref Vector256<uint> x0 = ref held[0], x5 = ref held[1], x10 = ref held[2], x15 = ref held[3];
+        x0 = j0;
+        x5 = j5;
+        x10 = j10;
+        x15 = j15;
+        Vector256<uint> x1 = j1, x2 = j2, x3 = j3, x4 = j4, x6 = j6, x7 = j7;
+        Vector256<uint> x8 = j8, x9 = j9, x11 = j11, x12 = j12, x13 = j13, x14 = j14;
         for (int round = 0; round < 10; round++)
         {
-            QuarterRound(ref x0, ref x4, ref x8, ref x12);
-            QuarterRound(ref x5, ref x9, ref x13, ref x1);
-            QuarterRound(ref x10, ref x14, ref x2, ref x6);
-            QuarterRound(ref x15, ref x3, ref x7, ref x11);
-            QuarterRound(ref x0, ref x1, ref x2, ref x3);
-            QuarterRound(ref x5, ref x6, ref x7, ref x4);
-            QuarterRound(ref x10, ref x11, ref x8, ref x9);
-            QuarterRound(ref x15, ref x12, ref x13, ref x14);
+            QuarterRounds(ref x0, ref x4, ref x8, ref x12, ref x5, ref x9, ref x13, ref x1, ref x10, ref x14, ref x2, ref x6, ref x15, ref x3, ref x7, ref x11);
+            QuarterRounds(ref x0, ref x1, ref x2, ref x3, ref x5, ref x6, ref x7, ref x4, ref x10, ref x11, ref x8, ref x9, ref x15, ref x12, ref x13, ref x14);
         }
 
         // Salsa20's block function: the output is the rounds' result plus the input words.
@@ -87,9 +95,14 @@ internal static partial class Salsa20
         Store256(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
         Store256(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
         Store256(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+
+        // Cleared in line: a call to CryptographicOperations.ZeroMemory here, once per batch, was a
+        // large share of each batch's time (BENCHMARKS.md, "Salsa20 without AVX-512").
+        held.Clear();
     }
 
     /// <summary>Four blocks from <paramref name="counter"/> on into 256 octets of key stream.</summary>
+    [SkipLocalsInit]
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void KeyStream128(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
     {
@@ -98,18 +111,20 @@ internal static partial class Salsa20
         Vector128<uint> j10 = Vector128.Create(input[10]), j11 = Vector128.Create(input[11]);
         Vector128<uint> j12 = Vector128.Create(input[12]), j13 = Vector128.Create(input[13]), j14 = Vector128.Create(input[14]), j15 = Vector128.Create(input[15]);
         (Vector128<uint> j8, Vector128<uint> j9) = Counters128(counter);
-        Vector128<uint> x0 = j0, x1 = j1, x2 = j2, x3 = j3, x4 = j4, x5 = j5, x6 = j6, x7 = j7;
-        Vector128<uint> x8 = j8, x9 = j9, x10 = j10, x11 = j11, x12 = j12, x13 = j13, x14 = j14, x15 = j15;
+
+        // Sixteen registers, as in KeyStream256: the diagonal words stay in memory.
+        Span<Vector128<uint>> held = stackalloc Vector128<uint>[4];
+        ref Vector128<uint> x0 = ref held[0], x5 = ref held[1], x10 = ref held[2], x15 = ref held[3];
+        x0 = j0;
+        x5 = j5;
+        x10 = j10;
+        x15 = j15;
+        Vector128<uint> x1 = j1, x2 = j2, x3 = j3, x4 = j4, x6 = j6, x7 = j7;
+        Vector128<uint> x8 = j8, x9 = j9, x11 = j11, x12 = j12, x13 = j13, x14 = j14;
         for (int round = 0; round < 10; round++)
         {
-            QuarterRound(ref x0, ref x4, ref x8, ref x12);
-            QuarterRound(ref x5, ref x9, ref x13, ref x1);
-            QuarterRound(ref x10, ref x14, ref x2, ref x6);
-            QuarterRound(ref x15, ref x3, ref x7, ref x11);
-            QuarterRound(ref x0, ref x1, ref x2, ref x3);
-            QuarterRound(ref x5, ref x6, ref x7, ref x4);
-            QuarterRound(ref x10, ref x11, ref x8, ref x9);
-            QuarterRound(ref x15, ref x12, ref x13, ref x14);
+            QuarterRounds(ref x0, ref x4, ref x8, ref x12, ref x5, ref x9, ref x13, ref x1, ref x10, ref x14, ref x2, ref x6, ref x15, ref x3, ref x7, ref x11);
+            QuarterRounds(ref x0, ref x1, ref x2, ref x3, ref x5, ref x6, ref x7, ref x4, ref x10, ref x11, ref x8, ref x9, ref x15, ref x12, ref x13, ref x14);
         }
 
         // Salsa20's block function: the output is the rounds' result plus the input words.
@@ -117,6 +132,7 @@ internal static partial class Salsa20
         Store128(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
         Store128(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
         Store128(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+        held.Clear();
     }
 
     /// <summary>Words 8 and 9 of 16 consecutive blocks: the low and high halves of counter + lane.</summary>
@@ -161,22 +177,60 @@ internal static partial class Salsa20
         a ^= Rotate(d + c, 18);
     }
 
+    /// <summary>
+    /// The four independent quarterrounds of a column or row round, a step of each in turn: one
+    /// quarterround is a chain where each step waits on the last, so the steps of the others fill
+    /// the execution ports meanwhile.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void QuarterRound(ref Vector256<uint> a, ref Vector256<uint> b, ref Vector256<uint> c, ref Vector256<uint> d)
+    private static void QuarterRounds(
+        ref Vector256<uint> a0, ref Vector256<uint> b0, ref Vector256<uint> c0, ref Vector256<uint> d0,
+        ref Vector256<uint> a1, ref Vector256<uint> b1, ref Vector256<uint> c1, ref Vector256<uint> d1,
+        ref Vector256<uint> a2, ref Vector256<uint> b2, ref Vector256<uint> c2, ref Vector256<uint> d2,
+        ref Vector256<uint> a3, ref Vector256<uint> b3, ref Vector256<uint> c3, ref Vector256<uint> d3)
     {
-        b ^= Rotate(a + d, 7);
-        c ^= Rotate(b + a, 9);
-        d ^= Rotate(c + b, 13);
-        a ^= Rotate(d + c, 18);
+        b0 ^= Rotate(a0 + d0, 7);
+        b1 ^= Rotate(a1 + d1, 7);
+        b2 ^= Rotate(a2 + d2, 7);
+        b3 ^= Rotate(a3 + d3, 7);
+        c0 ^= Rotate(b0 + a0, 9);
+        c1 ^= Rotate(b1 + a1, 9);
+        c2 ^= Rotate(b2 + a2, 9);
+        c3 ^= Rotate(b3 + a3, 9);
+        d0 ^= Rotate(c0 + b0, 13);
+        d1 ^= Rotate(c1 + b1, 13);
+        d2 ^= Rotate(c2 + b2, 13);
+        d3 ^= Rotate(c3 + b3, 13);
+        a0 ^= Rotate(d0 + c0, 18);
+        a1 ^= Rotate(d1 + c1, 18);
+        a2 ^= Rotate(d2 + c2, 18);
+        a3 ^= Rotate(d3 + c3, 18);
     }
 
+    /// <summary>The four quarterrounds of a round, a step of each in turn, as for 256-bit vectors.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void QuarterRound(ref Vector128<uint> a, ref Vector128<uint> b, ref Vector128<uint> c, ref Vector128<uint> d)
+    private static void QuarterRounds(
+        ref Vector128<uint> a0, ref Vector128<uint> b0, ref Vector128<uint> c0, ref Vector128<uint> d0,
+        ref Vector128<uint> a1, ref Vector128<uint> b1, ref Vector128<uint> c1, ref Vector128<uint> d1,
+        ref Vector128<uint> a2, ref Vector128<uint> b2, ref Vector128<uint> c2, ref Vector128<uint> d2,
+        ref Vector128<uint> a3, ref Vector128<uint> b3, ref Vector128<uint> c3, ref Vector128<uint> d3)
     {
-        b ^= Rotate(a + d, 7);
-        c ^= Rotate(b + a, 9);
-        d ^= Rotate(c + b, 13);
-        a ^= Rotate(d + c, 18);
+        b0 ^= Rotate(a0 + d0, 7);
+        b1 ^= Rotate(a1 + d1, 7);
+        b2 ^= Rotate(a2 + d2, 7);
+        b3 ^= Rotate(a3 + d3, 7);
+        c0 ^= Rotate(b0 + a0, 9);
+        c1 ^= Rotate(b1 + a1, 9);
+        c2 ^= Rotate(b2 + a2, 9);
+        c3 ^= Rotate(b3 + a3, 9);
+        d0 ^= Rotate(c0 + b0, 13);
+        d1 ^= Rotate(c1 + b1, 13);
+        d2 ^= Rotate(c2 + b2, 13);
+        d3 ^= Rotate(c3 + b3, 13);
+        a0 ^= Rotate(d0 + c0, 18);
+        a1 ^= Rotate(d1 + c1, 18);
+        a2 ^= Rotate(d2 + c2, 18);
+        a3 ^= Rotate(d3 + c3, 18);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
