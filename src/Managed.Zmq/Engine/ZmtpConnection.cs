@@ -194,6 +194,8 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
 
         if (result.IsZmtp10 ? !StartZmtp10(pipe, result) : !TryStoreLeftover(result.Leftover.Span))
         {
+            // A PING with a TTL in the leftover may have started the heartbeat timer already.
+            StopHeartbeats();
             ReleaseState();
             _transport.Dispose();
             _host.Monitor.ReportConnectionClosed(_endpoint, _transport.Handle);

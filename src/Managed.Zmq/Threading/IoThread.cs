@@ -145,6 +145,9 @@ internal sealed partial class IoThread : IDisposable
     /// <summary>Test hook: the most sockets ever given to one Select (the wake-up channel not counted).</summary>
     internal int LargestSelectSet => Volatile.Read(ref _largestSelectSet);
 
+    /// <summary>Test hook: timers waiting to fire. I/O thread only (a test reads it through <see cref="Schedule"/>).</summary>
+    internal int PendingTimers => _timers.Count;
+
     private int _hotCountSnapshot;
 
     public void Schedule(Action<object?> action, object? state) => Enqueue(action, state);
