@@ -51,6 +51,8 @@ CPU_SCENARIOS=(
   "ipc-thr-1KiB          thr  ipc       1024  1000000"
   "ipc-thr-64KiB         thr  ipc       65536 40000"
   "tcp-curve-thr-64B     thr  tcp+curve 64    2000000"
+  "tcp-curve-thr-1KiB    thr  tcp+curve 1024  400000"
+  "tcp-curve-thr-64KiB   thr  tcp+curve 65536 16000"
   "tcp-lat-64B           lat  tcp       64    20000"
   "ipc-lat-64B           lat  ipc       64    20000"
   "tcp-curve-lat-64B     lat  tcp+curve 64    20000"
