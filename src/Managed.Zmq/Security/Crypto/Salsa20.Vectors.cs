@@ -14,7 +14,7 @@ namespace Managed.Zmq.Security.Crypto;
 /// <para>With AVX-512 (32 vector registers) the sixteen state words stay in locals, which the JIT
 /// keeps in registers, and a rotation is one instruction (VPROLD) instead of two shifts and an OR.
 /// The 256- and 128-bit paths run where there are only sixteen, so four of the words live in stack
-/// memory (see KeyStream256), and the four quarterrounds of a round advance a step at a time.</para>
+/// memory (see KeyStream256), and the quarterrounds of a round advance two at a time, a step each.</para>
 /// <para>The result is lane-major (word i of block j in lane j of vector i); the store transposes
 /// it four words at a time with two rounds of unpacks, so each 16-octet piece of a block leaves in
 /// one store.</para>
@@ -178,9 +178,10 @@ internal static partial class Salsa20
     }
 
     /// <summary>
-    /// The four independent quarterrounds of a column or row round, a step of each in turn: one
-    /// quarterround is a chain where each step waits on the last, so the steps of the others fill
-    /// the execution ports meanwhile.
+    /// The four independent quarterrounds of a column or row round, two at a time, a step of each
+    /// in turn: one quarterround is a chain where each step waits on the last, so the other's step
+    /// fills the execution ports meanwhile. Two rather than four keeps the words in use, and so the
+    /// registers they need, to eight (BENCHMARKS.md, "Salsa20 without AVX-512").
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void QuarterRounds(
@@ -191,23 +192,23 @@ internal static partial class Salsa20
     {
         b0 ^= Rotate(a0 + d0, 7);
         b1 ^= Rotate(a1 + d1, 7);
-        b2 ^= Rotate(a2 + d2, 7);
-        b3 ^= Rotate(a3 + d3, 7);
         c0 ^= Rotate(b0 + a0, 9);
         c1 ^= Rotate(b1 + a1, 9);
-        c2 ^= Rotate(b2 + a2, 9);
-        c3 ^= Rotate(b3 + a3, 9);
         d0 ^= Rotate(c0 + b0, 13);
         d1 ^= Rotate(c1 + b1, 13);
-        d2 ^= Rotate(c2 + b2, 13);
-        d3 ^= Rotate(c3 + b3, 13);
         a0 ^= Rotate(d0 + c0, 18);
         a1 ^= Rotate(d1 + c1, 18);
+        b2 ^= Rotate(a2 + d2, 7);
+        b3 ^= Rotate(a3 + d3, 7);
+        c2 ^= Rotate(b2 + a2, 9);
+        c3 ^= Rotate(b3 + a3, 9);
+        d2 ^= Rotate(c2 + b2, 13);
+        d3 ^= Rotate(c3 + b3, 13);
         a2 ^= Rotate(d2 + c2, 18);
         a3 ^= Rotate(d3 + c3, 18);
     }
 
-    /// <summary>The four quarterrounds of a round, a step of each in turn, as for 256-bit vectors.</summary>
+    /// <summary>The four quarterrounds of a round, two at a time, as for 256-bit vectors.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void QuarterRounds(
         ref Vector128<uint> a0, ref Vector128<uint> b0, ref Vector128<uint> c0, ref Vector128<uint> d0,
@@ -217,18 +218,18 @@ internal static partial class Salsa20
     {
         b0 ^= Rotate(a0 + d0, 7);
         b1 ^= Rotate(a1 + d1, 7);
-        b2 ^= Rotate(a2 + d2, 7);
-        b3 ^= Rotate(a3 + d3, 7);
         c0 ^= Rotate(b0 + a0, 9);
         c1 ^= Rotate(b1 + a1, 9);
-        c2 ^= Rotate(b2 + a2, 9);
-        c3 ^= Rotate(b3 + a3, 9);
         d0 ^= Rotate(c0 + b0, 13);
         d1 ^= Rotate(c1 + b1, 13);
-        d2 ^= Rotate(c2 + b2, 13);
-        d3 ^= Rotate(c3 + b3, 13);
         a0 ^= Rotate(d0 + c0, 18);
         a1 ^= Rotate(d1 + c1, 18);
+        b2 ^= Rotate(a2 + d2, 7);
+        b3 ^= Rotate(a3 + d3, 7);
+        c2 ^= Rotate(b2 + a2, 9);
+        c3 ^= Rotate(b3 + a3, 9);
+        d2 ^= Rotate(c2 + b2, 13);
+        d3 ^= Rotate(c3 + b3, 13);
         a2 ^= Rotate(d2 + c2, 18);
         a3 ^= Rotate(d3 + c3, 18);
     }
