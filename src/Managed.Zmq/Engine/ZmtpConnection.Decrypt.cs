@@ -20,6 +20,12 @@ internal sealed partial class ZmtpConnection
     /// <summary>CURVE: a box was refused; the cipher is not asked again and the connection ends once what came before it is parsed.</summary>
     private bool _cipherFailed;
 
+    /// <summary>
+    /// CURVE, during a parse on the I/O thread: plaintext bytes of the large messages it may publish without a wake-up,
+    /// as a large clear frame is published (ZmtpConnection.LargeFrames.cs); 0 when the parse announces as usual.
+    /// </summary>
+    private int _heldLargeBytes;
+
     /// <summary>CURVE: one receive of ciphertext, decrypted into the inbound queue; false when the loop must end.</summary>
     /// <remarks>
     /// Pooled builder: called once per receive, it suspends whenever the socket has nothing yet, and a new box each time allocated per message.
@@ -28,7 +34,7 @@ internal sealed partial class ZmtpConnection
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ReadEncryptedAsync(StreamPipe pipe)
     {
-        int read = await _transport.ReceiveLendableAsync(CipherReceiveSpace()).ConfigureAwait(true);
+        int read = await ReceiveOrAnnounceAsync(CipherReceiveSpace(), lendable: true).ConfigureAwait(true);
         if (read == IByteTransport.HandedBack)
         {
             if (!TakeHandBack(pipe))
@@ -51,7 +57,7 @@ internal sealed partial class ZmtpConnection
 
         // A hand-back that has not arrived yet came first: its frames are parsed and published before these bytes are
         // decrypted, as they would have been without the turn.
-        if ((_handBackPending && !TakeHandBack(pipe)) || !DecryptAndParse(pipe))
+        if ((_handBackPending && !TakeHandBack(pipe)) || !DecryptAndParse(pipe, holdLargeAnnouncement: true))
         {
             Close(DisconnectReason.ProtocolError);
             return false;
@@ -63,11 +69,17 @@ internal sealed partial class ZmtpConnection
     /// <summary>
     /// Decrypts what was received and parses it; false when the connection must end. Whole messages decrypted before a
     /// refused box are still published, as libzmq delivers what it decoded before the bad one (docs/libzmq-behaviour.md L15).
+    /// With <paramref name="holdLargeAnnouncement"/> (the I/O thread's read loop), a parse that decrypted only large
+    /// boxes publishes them without waking the receiver until AnnounceAfterBytes are waiting or the next receive must
+    /// wait, as large clear frames are: a wake-up costs more than the copy of one such message.
     /// </summary>
-    private bool DecryptAndParse(StreamPipe pipe)
+    private bool DecryptAndParse(StreamPipe pipe, bool holdLargeAnnouncement = false)
     {
-        bool decrypted = DecryptAvailable(pipe);
-        return ParseReceived(pipe) && decrypted;
+        bool decrypted = DecryptAvailable(pipe, out int largeBytes);
+        _heldLargeBytes = holdLargeAnnouncement ? largeBytes : 0;
+        bool parsed = ParseReceived(pipe);
+        _heldLargeBytes = 0;
+        return parsed && decrypted;
     }
 
     /// <summary>
@@ -86,8 +98,11 @@ internal sealed partial class ZmtpConnection
     /// which <see cref="ParseReceived"/> then treats exactly like clear traffic. A MAC failure or a
     /// nonce that did not increase ends the connection (RFC 26 §The MESSAGE Command, docs/libzmq-behaviour.md L9).
     /// </summary>
-    private bool DecryptAvailable(StreamPipe pipe)
+    private bool DecryptAvailable(StreamPipe pipe, out int largeBytes)
     {
+        // The plaintext decrypted, while every box is a large message frame's; 0 once one is not.
+        largeBytes = 0;
+        bool onlyLarge = true;
         if (_cipherFailed)
         {
             return false;
@@ -136,6 +151,8 @@ internal sealed partial class ZmtpConnection
 
             inbound.Advance(plain);
             _cipherStart += frameLength;
+            onlyLarge &= plain >= DirectFrameThreshold;
+            largeBytes = onlyLarge ? largeBytes + plain : 0;
         }
 
         if (_cipherStart == _cipherEnd)

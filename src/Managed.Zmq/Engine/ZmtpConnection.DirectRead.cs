@@ -74,7 +74,7 @@ internal sealed partial class ZmtpConnection
 
             // A refused box (its monitor event is out) goes back with the messages decrypted before it: the loop
             // publishes those, then ends the connection.
-            bool plain = (!encrypted || DecryptAvailable(pipe)) && OnlyPlainFrames(inbound);
+            bool plain = (!encrypted || DecryptAvailable(pipe, out _)) && OnlyPlainFrames(inbound);
             if (plain && !ParseReceived(pipe))
             {
                 // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.

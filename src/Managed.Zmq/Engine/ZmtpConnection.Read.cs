@@ -293,6 +293,18 @@ internal sealed partial class ZmtpConnection
         if (publishAt >= 0)
         {
             inbound.CommitAt(publishAt, messages);
+            if (_heldLargeBytes > 0)
+            {
+                // Large CURVE messages: told as large clear frames are (ZmtpConnection.LargeFrames.cs), by the
+                // next receive that has to wait at the latest.
+                _unannouncedBytes += _heldLargeBytes;
+                _heldLargeBytes = 0;
+                if (_unannouncedBytes < AnnounceAfterBytes)
+                {
+                    return;
+                }
+            }
+
             AnnounceAll();
         }
     }
