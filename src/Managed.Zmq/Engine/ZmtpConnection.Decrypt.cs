@@ -77,9 +77,14 @@ internal sealed partial class ZmtpConnection
     {
         bool decrypted = DecryptAvailable(pipe, out int largeBytes);
         _heldLargeBytes = holdLargeAnnouncement ? largeBytes : 0;
-        bool parsed = ParseReceived(pipe);
-        _heldLargeBytes = 0;
-        return parsed && decrypted;
+        try
+        {
+            return ParseReceived(pipe) && decrypted;
+        }
+        finally
+        {
+            _heldLargeBytes = 0;
+        }
     }
 
     /// <summary>
