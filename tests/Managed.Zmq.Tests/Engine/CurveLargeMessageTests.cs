@@ -15,15 +15,9 @@ public sealed class CurveLargeMessageTests : TransportSockets
     /// <summary>A CURVE PUSH connected to a CURVE PULL.</summary>
     private (Socket Push, Socket Pull) CurvePushPull(Transport transport)
     {
-        var (serverPublic, serverSecret) = Curve.GenerateKeypair();
-        var (clientPublic, clientSecret) = Curve.GenerateKeypair();
         var pull = Create(SocketType.Pull);
-        pull.SetOption(SocketOption.Curve_Server, 1);
-        pull.SetOption(SocketOption.Curve_Secretkey, serverSecret);
         var push = Create(SocketType.Push);
-        push.SetOption(SocketOption.Curve_Serverkey, serverPublic);
-        push.SetOption(SocketOption.Curve_Publickey, clientPublic);
-        push.SetOption(SocketOption.Curve_Secretkey, clientSecret);
+        CurveKeys.Secure(pull, push);
         push.Connect(TestEndpoint.Bind(pull, transport));
 
         // Connected and past the handshake before a test starts waiting: only the wake-up is left to time out.

@@ -12,15 +12,9 @@ public sealed class CurveReadTurnTests : TransportSockets
     /// <summary>A CURVE REQ and REP, connected; <paramref name="beforeConnect"/> runs on the REQ first (a monitor attached there sees the handshake).</summary>
     private (Socket Req, Socket Rep) CurveReqRep(Transport transport, int heartbeatMilliseconds = 0, Action<Socket>? beforeConnect = null)
     {
-        var (serverPublic, serverSecret) = Curve.GenerateKeypair();
-        var (clientPublic, clientSecret) = Curve.GenerateKeypair();
         var rep = Create(SocketType.Rep);
-        rep.SetOption(SocketOption.Curve_Server, 1);
-        rep.SetOption(SocketOption.Curve_Secretkey, serverSecret);
         var req = Create(SocketType.Req);
-        req.SetOption(SocketOption.Curve_Serverkey, serverPublic);
-        req.SetOption(SocketOption.Curve_Publickey, clientPublic);
-        req.SetOption(SocketOption.Curve_Secretkey, clientSecret);
+        CurveKeys.Secure(rep, req);
         if (heartbeatMilliseconds > 0)
         {
             // The timeout defaults to the interval, which a busy test host would miss; only the PINGs matter here.
