@@ -20,7 +20,8 @@ internal sealed partial class ZmtpConnection
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
     /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back
-    /// to the read loop, which parses or meets them as if it had received them. True when something was read (the caller tries its receive again).
+    /// to the read loop, which parses or meets them as if it had received them. True when something was read, or a
+    /// message is already queued (the caller tries its receive again).
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
     /// </summary>
@@ -37,6 +38,13 @@ internal sealed partial class ZmtpConnection
         var how = LentReturn.Idle;
         try
         {
+            // The loop may have published a message after the caller found none and before the turn was lent: the
+            // caller receives that now instead of waiting in the kernel for the next one.
+            if (inbound.QueuedMessages > 0)
+            {
+                return true;
+            }
+
             // The rest of a large box is the read loop's: it sized the ciphertext buffer for it, and a borrower that read
             // into it could leave too little room behind and have to grow a buffer that large before it gives the turn back.
             if (encrypted && _pendingCipherBytes >= DirectFrameThreshold)
