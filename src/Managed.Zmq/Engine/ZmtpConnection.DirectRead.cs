@@ -54,7 +54,7 @@ internal sealed partial class ZmtpConnection
 
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it.
-            var space = encrypted ? CipherReceiveSpace(DirectFrameThreshold).Span : PlainReceiveSpace(inbound).Span;
+            var space = LendingSpace(inbound).Span;
             int read = _transport.ReceiveLent(space, microseconds);
             if (read == 0)
             {
@@ -101,9 +101,16 @@ internal sealed partial class ZmtpConnection
         }
         finally
         {
-            _transport.ReturnLent(encrypted ? CipherReceiveSpace(DirectFrameThreshold) : PlainReceiveSpace(inbound), how);
+            _transport.ReturnLent(LendingSpace(inbound), how);
         }
     }
+
+    /// <summary>
+    /// Where a borrower's receive goes, and the loop's when the turn comes back: under CURVE the ciphertext buffer, grown
+    /// for at most a large frame's worth of a partial box; else the inbound queue.
+    /// </summary>
+    private Memory<byte> LendingSpace(FrameQueue inbound) =>
+        _cipher is not null ? CipherReceiveSpace(DirectFrameThreshold) : PlainReceiveSpace(inbound);
 
     /// <summary>Where the read loop's next plain receive goes: the inbound queue's free space, at least the adapted size.</summary>
     private Memory<byte> PlainReceiveSpace(FrameQueue inbound)

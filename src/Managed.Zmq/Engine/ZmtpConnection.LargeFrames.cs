@@ -123,11 +123,7 @@ internal sealed partial class ZmtpConnection
         if (!header.More)
         {
             inbound.CommitAt(bodyStart, 1);
-            _unannouncedBytes += bodyLength;
-            if (_unannouncedBytes >= AnnounceAfterBytes)
-            {
-                AnnouncePublished();
-            }
+            AnnounceLarge(bodyLength);
         }
 
         // The bytes read past the frame go where a receive would have put them, and are parsed as it would.
@@ -154,6 +150,19 @@ internal sealed partial class ZmtpConnection
         }
 
         return pending;
+    }
+
+    /// <summary>
+    /// Large messages of <paramref name="bytes"/> just published: the receiving thread is woken once
+    /// <see cref="AnnounceAfterBytes"/> wait, or by the next receive that has to wait (<see cref="ReceiveOrAnnounceAsync"/>).
+    /// </summary>
+    private void AnnounceLarge(int bytes)
+    {
+        _unannouncedBytes += bytes;
+        if (_unannouncedBytes >= AnnounceAfterBytes)
+        {
+            AnnounceAll();
+        }
     }
 
     /// <summary>Wakes the receiving thread for large messages published since the last wake-up, if any.</summary>

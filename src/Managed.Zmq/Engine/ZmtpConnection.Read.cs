@@ -295,17 +295,14 @@ internal sealed partial class ZmtpConnection
             inbound.CommitAt(publishAt, messages);
             if (_heldLargeBytes > 0)
             {
-                // Large CURVE messages: told as large clear frames are (ZmtpConnection.LargeFrames.cs), by the
-                // next receive that has to wait at the latest.
-                _unannouncedBytes += _heldLargeBytes;
+                // Large CURVE messages: told as large clear frames are.
+                AnnounceLarge(_heldLargeBytes);
                 _heldLargeBytes = 0;
-                if (_unannouncedBytes < AnnounceAfterBytes)
-                {
-                    return;
-                }
             }
-
-            AnnounceAll();
+            else
+            {
+                AnnounceAll();
+            }
         }
     }
 
