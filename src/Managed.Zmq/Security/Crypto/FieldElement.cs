@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics.X86;
 using Managed.Zmq.Buffers;
 using Managed.Zmq.Options;
 using Managed.Zmq.Security.Zap;
@@ -108,21 +109,52 @@ internal struct FieldElement
         return r;
     }
 
+    /// <remarks>
+    /// Reads the limbs where they are rather than copying them into locals: the products need more registers than
+    /// x64 has, and a limb reloaded from memory costs less than one spilled and reloaded.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static FieldElement Multiply(in FieldElement a, in FieldElement b)
     {
-        ulong a0 = a.L0, a1 = a.L1, a2 = a.L2, a3 = a.L3, a4 = a.L4;
-        ulong b0 = b.L0, b1 = b.L1, b2 = b.L2, b3 = b.L3, b4 = b.L4;
-
         // 2^255 = 19 (mod p): products that land at 2^255 and above come back multiplied by 19.
-        ulong b1x19 = b1 * 19, b2x19 = b2 * 19, b3x19 = b3 * 19, b4x19 = b4 * 19;
+        ulong b1x19 = b.L1 * 19, b2x19 = b.L2 * 19, b3x19 = b.L3 * 19, b4x19 = b.L4 * 19;
 
-        UInt128 r0 = Mul(a0, b0) + Mul(a1, b4x19) + Mul(a2, b3x19) + Mul(a3, b2x19) + Mul(a4, b1x19);
-        UInt128 r1 = Mul(a0, b1) + Mul(a1, b0) + Mul(a2, b4x19) + Mul(a3, b3x19) + Mul(a4, b2x19);
-        UInt128 r2 = Mul(a0, b2) + Mul(a1, b1) + Mul(a2, b0) + Mul(a3, b4x19) + Mul(a4, b3x19);
-        UInt128 r3 = Mul(a0, b3) + Mul(a1, b2) + Mul(a2, b1) + Mul(a3, b0) + Mul(a4, b4x19);
-        UInt128 r4 = Mul(a0, b4) + Mul(a1, b3) + Mul(a2, b2) + Mul(a3, b1) + Mul(a4, b0);
-        return Reduce(r0, r1, r2, r3, r4);
+        ulong l0 = 0, h0 = 0, s0 = 0;
+        Accumulate(a.L0, b.L0, ref l0, ref h0, ref s0);
+        Accumulate(a.L1, b4x19, ref l0, ref h0, ref s0);
+        Accumulate(a.L2, b3x19, ref l0, ref h0, ref s0);
+        Accumulate(a.L3, b2x19, ref l0, ref h0, ref s0);
+        Accumulate(a.L4, b1x19, ref l0, ref h0, ref s0);
+
+        ulong l1 = 0, h1 = 0, s1 = 0;
+        Accumulate(a.L0, b.L1, ref l1, ref h1, ref s1);
+        Accumulate(a.L1, b.L0, ref l1, ref h1, ref s1);
+        Accumulate(a.L2, b4x19, ref l1, ref h1, ref s1);
+        Accumulate(a.L3, b3x19, ref l1, ref h1, ref s1);
+        Accumulate(a.L4, b2x19, ref l1, ref h1, ref s1);
+
+        ulong l2 = 0, h2 = 0, s2 = 0;
+        Accumulate(a.L0, b.L2, ref l2, ref h2, ref s2);
+        Accumulate(a.L1, b.L1, ref l2, ref h2, ref s2);
+        Accumulate(a.L2, b.L0, ref l2, ref h2, ref s2);
+        Accumulate(a.L3, b4x19, ref l2, ref h2, ref s2);
+        Accumulate(a.L4, b3x19, ref l2, ref h2, ref s2);
+
+        ulong l3 = 0, h3 = 0, s3 = 0;
+        Accumulate(a.L0, b.L3, ref l3, ref h3, ref s3);
+        Accumulate(a.L1, b.L2, ref l3, ref h3, ref s3);
+        Accumulate(a.L2, b.L1, ref l3, ref h3, ref s3);
+        Accumulate(a.L3, b.L0, ref l3, ref h3, ref s3);
+        Accumulate(a.L4, b4x19, ref l3, ref h3, ref s3);
+
+        ulong l4 = 0, h4 = 0, s4 = 0;
+        Accumulate(a.L0, b.L4, ref l4, ref h4, ref s4);
+        Accumulate(a.L1, b.L3, ref l4, ref h4, ref s4);
+        Accumulate(a.L2, b.L2, ref l4, ref h4, ref s4);
+        Accumulate(a.L3, b.L1, ref l4, ref h4, ref s4);
+        Accumulate(a.L4, b.L0, ref l4, ref h4, ref s4);
+
+        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
     }
 
     /// <summary>a², with the symmetric products taken once: 15 wide multiplications where Multiply needs 25.</summary>
@@ -133,13 +165,33 @@ internal struct FieldElement
         ulong a0x2 = a0 * 2, a1x2 = a1 * 2, a2x2 = a2 * 2;
         ulong a3x19 = a3 * 19, a4x19 = a4 * 19, a4x38 = a4 * 38;
 
-        // r_k gathers a_i a_j with i + j = k, and 19 a_i a_j with i + j = k + 5 (2^255 = 19 mod p).
-        UInt128 r0 = Mul(a0, a0) + Mul(a1x2, a4x19) + Mul(a2x2, a3x19);
-        UInt128 r1 = Mul(a0x2, a1) + Mul(a2x2, a4x19) + Mul(a3, a3x19);
-        UInt128 r2 = Mul(a0x2, a2) + Mul(a1, a1) + Mul(a3, a4x38);
-        UInt128 r3 = Mul(a0x2, a3) + Mul(a1x2, a2) + Mul(a4, a4x19);
-        UInt128 r4 = Mul(a0x2, a4) + Mul(a1x2, a3) + Mul(a2, a2);
-        return Reduce(r0, r1, r2, r3, r4);
+        // Position k gathers a_i a_j with i + j = k, and 19 a_i a_j with i + j = k + 5 (2^255 = 19 mod p).
+        ulong l0 = 0, h0 = 0, s0 = 0;
+        Accumulate(a0, a0, ref l0, ref h0, ref s0);
+        Accumulate(a1x2, a4x19, ref l0, ref h0, ref s0);
+        Accumulate(a2x2, a3x19, ref l0, ref h0, ref s0);
+
+        ulong l1 = 0, h1 = 0, s1 = 0;
+        Accumulate(a0x2, a1, ref l1, ref h1, ref s1);
+        Accumulate(a2x2, a4x19, ref l1, ref h1, ref s1);
+        Accumulate(a3, a3x19, ref l1, ref h1, ref s1);
+
+        ulong l2 = 0, h2 = 0, s2 = 0;
+        Accumulate(a0x2, a2, ref l2, ref h2, ref s2);
+        Accumulate(a1, a1, ref l2, ref h2, ref s2);
+        Accumulate(a3, a4x38, ref l2, ref h2, ref s2);
+
+        ulong l3 = 0, h3 = 0, s3 = 0;
+        Accumulate(a0x2, a3, ref l3, ref h3, ref s3);
+        Accumulate(a1x2, a2, ref l3, ref h3, ref s3);
+        Accumulate(a4, a4x19, ref l3, ref h3, ref s3);
+
+        ulong l4 = 0, h4 = 0, s4 = 0;
+        Accumulate(a0x2, a4, ref l4, ref h4, ref s4);
+        Accumulate(a1x2, a3, ref l4, ref h4, ref s4);
+        Accumulate(a2, a2, ref l4, ref h4, ref s4);
+
+        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
     }
 
     /// <summary>a^(2^<paramref name="count"/>): <paramref name="count"/> squarings in a row.</summary>
@@ -156,8 +208,16 @@ internal struct FieldElement
     }
 
     /// <summary>a × n for a small constant n (below 2^20).</summary>
-    public static FieldElement MultiplySmall(in FieldElement a, uint n) =>
-        Reduce(Mul(a.L0, n), Mul(a.L1, n), Mul(a.L2, n), Mul(a.L3, n), Mul(a.L4, n));
+    public static FieldElement MultiplySmall(in FieldElement a, uint n)
+    {
+        ulong l0 = 0, h0 = 0, s0 = 0, l1 = 0, h1 = 0, s1 = 0, l2 = 0, h2 = 0, s2 = 0, l3 = 0, h3 = 0, s3 = 0, l4 = 0, h4 = 0, s4 = 0;
+        Accumulate(a.L0, n, ref l0, ref h0, ref s0);
+        Accumulate(a.L1, n, ref l1, ref h1, ref s1);
+        Accumulate(a.L2, n, ref l2, ref h2, ref s2);
+        Accumulate(a.L3, n, ref l3, ref h3, ref s3);
+        Accumulate(a.L4, n, ref l4, ref h4, ref s4);
+        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
+    }
 
     /// <summary>a^(p-2) = a^-1 (0 for 0), by Fermat's little theorem (RFC 7748 §5).</summary>
     /// <remarks>
@@ -195,35 +255,54 @@ internal struct FieldElement
         t = mask & (a.L4 ^ b.L4); a.L4 ^= t; b.L4 ^= t;
     }
 
+    /// <summary>
+    /// Adds the product a × b to one position of a product in progress, as its low 51 bits (into
+    /// <paramref name="low"/>) and the rest (into <paramref name="high"/>, bits 64 and up, and <paramref name="spill"/>,
+    /// bits 51 to 63; <see cref="Above"/> joins them). Every sum stays below 2^64 without a carry to track.
+    /// </summary>
+    /// <remarks>
+    /// With 128-bit sums (UInt128) the JIT kept each partial product in memory and tracked carries with flag
+    /// materialisation; split this way the position sums are plain 64-bit additions. Bounds, for limbs below 2^52:
+    /// a position's products sum to less than 77 × 2^104 (below 2^110.3: one plain product and four carrying 19, or in
+    /// Square one plain and two carrying 38), so low stays below 5 × 2^51, high below 2^46.3 and spill below 5 × 2^13.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static UInt128 Mul(ulong a, ulong b)
+    private static void Accumulate(ulong a, ulong b, ref ulong low, ref ulong high, ref ulong spill)
     {
-        ulong high = Math.BigMul(a, b, out ulong low);
-        return new UInt128(high, low);
+        ulong product = a * b;
+        high += Bmi2.X64.IsSupported ? Bmi2.X64.MultiplyNoFlags(a, b) : Math.BigMul(a, b, out _);
+        low += product & Mask51;
+        spill += product >> 51;
     }
 
+    /// <summary>The part of a position's products at 2^51 and above, in units of 2^51 (below 2^59.3).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static FieldElement Reduce(UInt128 r0, UInt128 r1, UInt128 r2, UInt128 r3, UInt128 r4)
-    {
-        r1 += r0 >> 51;
-        r2 += r1 >> 51;
-        r3 += r2 >> 51;
-        r4 += r3 >> 51;
-        ulong carry = (ulong)(r4 >> 51);
-        var h = new FieldElement
-        {
-            L0 = (ulong)r0 & Mask51,
-            L1 = (ulong)r1 & Mask51,
-            L2 = (ulong)r2 & Mask51,
-            L3 = (ulong)r3 & Mask51,
-            L4 = (ulong)r4 & Mask51,
-        };
+    private static ulong Above(ulong high, ulong spill) => (high << 13) + spill;
 
-        // carry < 2^77 / 2^51 fits easily; 19 × carry may exceed 51 bits, so carry once more.
-        h.L0 += carry * 19;
-        h.L1 += h.L0 >> 51;
-        h.L0 &= Mask51;
-        return h;
+    /// <summary>
+    /// Carries a product's positions into limbs: position k keeps its low 51 bits and passes the rest (c_k) to k + 1,
+    /// and what passes beyond position 4 comes back into position 0 multiplied by 19 (2^255 = 19 mod p).
+    /// </summary>
+    /// <remarks>
+    /// Position 4 has no product carrying 19 (its products sum below 5 × 2^104), so c4 is below 2^55.4 and 19 × c4
+    /// below 2^59.7; every other sum is below 5 × 2^51 + 2^59.3. All fit 64 bits, and the result's limbs are below 2^51
+    /// plus a small excess.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static FieldElement Reduce(ulong l0, ulong l1, ulong l2, ulong l3, ulong l4, ulong c0, ulong c1, ulong c2, ulong c3, ulong c4)
+    {
+        ulong t0 = l0 + (c4 * 19);
+        ulong t1 = l1 + c0;
+        ulong t2 = l2 + c1;
+        ulong t3 = l3 + c2;
+        ulong t4 = l4 + c3;
+        t1 += t0 >> 51; t0 &= Mask51;
+        t2 += t1 >> 51; t1 &= Mask51;
+        t3 += t2 >> 51; t2 &= Mask51;
+        t4 += t3 >> 51; t3 &= Mask51;
+        t0 += (t4 >> 51) * 19; t4 &= Mask51;
+        t1 += t0 >> 51; t0 &= Mask51;
+        return new FieldElement { L0 = t0, L1 = t1, L2 = t2, L3 = t3, L4 = t4 };
     }
 
     /// <summary>Brings every limb back under 2^51 (plus a tiny excess in the lowest).</summary>
