@@ -12,9 +12,11 @@ namespace Managed.Zmq.Security.Crypto;
 /// An element of GF(2^255 - 19) (RFC 7748 §4.1) as five 51-bit limbs, value = Σ limb[i] × 2^(51 i).
 /// </summary>
 /// <remarks>
-/// Every operation runs the same instructions whatever the values: carries are shifts and masks,
-/// the conditional swap is a mask, and the final reduction selects with a mask. Limbs stay below
-/// 2^52 between operations, which keeps each 128-bit product sum well clear of overflow.
+/// <para>Every operation runs the same instructions whatever the values: carries are shifts and masks,
+/// the conditional swap is a mask, and the final reduction selects with a mask.</para>
+/// <para>Limbs stay below 2^52 between operations: every operation returns them so. The products
+/// (Multiply, Square, MultiplySmall) accept limbs below 2^54, which leaves their 64-bit sums room to spare (the bounds
+/// are at Accumulate and Reduce).</para>
 /// </remarks>
 [StructLayout(LayoutKind.Sequential)]
 internal struct FieldElement
@@ -75,6 +77,7 @@ internal struct FieldElement
         BinaryPrimitives.WriteUInt64LittleEndian(bytes.Slice(24), (h.L3 >> 39) | (h.L4 << 12));
     }
 
+    /// <summary>a + b, carried.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static FieldElement Add(in FieldElement a, in FieldElement b)
     {
@@ -90,7 +93,7 @@ internal struct FieldElement
         return r;
     }
 
-    /// <summary>a - b, computed as a + 4p - b so that no limb goes negative.</summary>
+    /// <summary>a - b, computed as a + 4p - b so that no limb goes negative, carried.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static FieldElement Subtract(in FieldElement a, in FieldElement b)
     {
@@ -262,9 +265,9 @@ internal struct FieldElement
     /// </summary>
     /// <remarks>
     /// With 128-bit sums (UInt128) the JIT kept each partial product in memory and tracked carries with flag
-    /// materialisation; split this way the position sums are plain 64-bit additions. Bounds, for limbs below 2^52:
-    /// a position's products sum to less than 77 × 2^104 (below 2^110.3: one plain product and four carrying 19, or in
-    /// Square one plain and two carrying 38), so low stays below 5 × 2^51, high below 2^46.3 and spill below 5 × 2^13.
+    /// materialisation; split this way the position sums are plain 64-bit additions. Bounds, for limbs below 2^54:
+    /// a position's products sum to less than 77 × 2^108 (below 2^114.3: one plain product and four carrying 19, or in
+    /// Square one plain and two carrying 38), so low stays below 5 × 2^51, high below 2^50.3 and spill below 5 × 2^13.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Accumulate(ulong a, ulong b, ref ulong low, ref ulong high, ref ulong spill)
@@ -275,7 +278,7 @@ internal struct FieldElement
         spill += product >> 51;
     }
 
-    /// <summary>The part of a position's products at 2^51 and above, in units of 2^51 (below 2^59.3).</summary>
+    /// <summary>The part of a position's products at 2^51 and above, in units of 2^51 (below 2^63.3).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static ulong Above(ulong high, ulong spill) => (high << 13) + spill;
 
@@ -284,9 +287,9 @@ internal struct FieldElement
     /// and what passes beyond position 4 comes back into position 0 multiplied by 19 (2^255 = 19 mod p).
     /// </summary>
     /// <remarks>
-    /// Position 4 has no product carrying 19 (its products sum below 5 × 2^104), so c4 is below 2^55.4 and 19 × c4
-    /// below 2^59.7; every other sum is below 5 × 2^51 + 2^59.3. All fit 64 bits, and the result's limbs are below 2^51
-    /// plus a small excess.
+    /// Position 4 has no product carrying 19 (its products sum below 5 × 2^108), so c4 is below 2^59.4 and 19 × c4
+    /// below 2^63.6; every other sum is below 5 × 2^51 + 2^63.3. All fit 64 bits, and the result's limbs are below
+    /// 2^51 plus a small excess.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static FieldElement Reduce(ulong l0, ulong l1, ulong l2, ulong l3, ulong l4, ulong c0, ulong c1, ulong c2, ulong c3, ulong c4)

@@ -4,70 +4,94 @@ using Managed.Zmq.Security.Crypto;
 namespace Managed.Zmq.Tests.Security.Crypto;
 
 /// <summary>
-/// GF(2^255 - 19) arithmetic against System.Numerics.BigInteger, with limbs up to the bound the field operations
-/// promise to accept (below 2^52): the products' sums are sized to that bound, so its edge is where an overflow would show.
+/// GF(2^255 - 19) arithmetic against System.Numerics.BigInteger, at the edges of the limb bounds in FieldElement's
+/// remarks: every operation returns limbs below 2^52, and the products and ToBytes accept limbs below 2^54. The
+/// products' sums are sized to that bound, so its edge is where an overflow would show.
 /// </summary>
 public sealed class FieldElementTests
 {
     private static readonly BigInteger P = (BigInteger.One << 255) - 19;
-    private const ulong LimbBound = (1UL << 52) - 1;
+    private const ulong ProductOperandBound = (1UL << 54) - 1;
+    private const ulong ReducedBound = (1UL << 52) - 1;
 
     public static TheoryData<int> Seeds => new() { 1, 2, 3 };
 
     [Theory]
     [MemberData(nameof(Seeds))]
-    public void Multiply_LimbsUpToTheBound_MatchesBigInteger(int seed)
+    public void Multiply_LimbsUpToTheBound_MatchesBigIntegerAndIsReduced(int seed)
     {
-        foreach ((FieldElement a, FieldElement b) in Operands(seed))
+        foreach ((FieldElement a, FieldElement b) in Operands(seed, ProductOperandBound))
         {
-            Assert.Equal(Value(a) * Value(b) % P, Canonical(FieldElement.Multiply(a, b)));
+            FieldElement product = FieldElement.Multiply(a, b);
+            Assert.Equal(Value(a) * Value(b) % P, Canonical(product));
+            AssertLimbsAtMost(product, ReducedBound);
         }
     }
 
     [Theory]
     [MemberData(nameof(Seeds))]
-    public void Square_LimbsUpToTheBound_MatchesBigInteger(int seed)
+    public void Square_LimbsUpToTheBound_MatchesBigIntegerAndIsReduced(int seed)
     {
-        foreach ((FieldElement a, _) in Operands(seed))
+        foreach ((FieldElement a, _) in Operands(seed, ProductOperandBound))
         {
-            Assert.Equal(Value(a) * Value(a) % P, Canonical(FieldElement.Square(a)));
+            FieldElement square = FieldElement.Square(a);
+            Assert.Equal(Value(a) * Value(a) % P, Canonical(square));
+            AssertLimbsAtMost(square, ReducedBound);
         }
     }
 
     [Theory]
     [MemberData(nameof(Seeds))]
-    public void MultiplySmall_LimbsUpToTheBound_MatchesBigInteger(int seed)
+    public void MultiplySmall_LimbsUpToTheBound_MatchesBigIntegerAndIsReduced(int seed)
     {
-        foreach ((FieldElement a, _) in Operands(seed))
+        foreach ((FieldElement a, _) in Operands(seed, ProductOperandBound))
         {
-            Assert.Equal(Value(a) * 121665 % P, Canonical(FieldElement.MultiplySmall(a, 121665)));
+            FieldElement product = FieldElement.MultiplySmall(a, 121665);
+            Assert.Equal(Value(a) * 121665 % P, Canonical(product));
+            AssertLimbsAtMost(product, ReducedBound);
         }
     }
 
-    [Fact]
-    public void Multiply_ResultLimbs_StayWithinTheBound()
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void ToBytes_LimbsUpToTheBound_EncodesTheValueModP(int seed)
     {
-        // Each result is the next operand in the ladder, so it must keep the bound the operations assume.
-        foreach ((FieldElement a, FieldElement b) in Operands(4))
+        foreach ((FieldElement a, _) in Operands(seed, ProductOperandBound))
         {
-            AssertWithinBound(FieldElement.Multiply(a, b));
-            AssertWithinBound(FieldElement.Square(a));
+            Assert.Equal(Value(a) % P, Canonical(a));
         }
     }
 
-    /// <summary>Random operands, the all-maximal one and mixes of maximal and zero limbs.</summary>
-    private static IEnumerable<(FieldElement, FieldElement)> Operands(int seed)
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void AddAndSubtract_ReducedOperands_MatchBigIntegerAndAreReduced(int seed)
+    {
+        foreach ((FieldElement a, FieldElement b) in Operands(seed, ReducedBound))
+        {
+            FieldElement sum = FieldElement.Add(a, b);
+            FieldElement difference = FieldElement.Subtract(a, b);
+            Assert.Equal((Value(a) + Value(b)) % P, Canonical(sum));
+            Assert.Equal((((Value(a) - Value(b)) % P) + P) % P, Canonical(difference));
+            AssertLimbsAtMost(sum, ReducedBound);
+            AssertLimbsAtMost(difference, ReducedBound);
+        }
+    }
+
+    /// <summary>Random operands with limbs up to <paramref name="bound"/>, the all-maximal pair and mixes of maximal and zero limbs.</summary>
+    private static IEnumerable<(FieldElement, FieldElement)> Operands(int seed, ulong bound)
     {
         var random = new Random(seed);
         ulong Limb() => random.Next(4) switch
         {
-            0 => LimbBound,
+            0 => bound,
             1 => 0,
-            _ => (ulong)random.NextInt64() & LimbBound,
+            _ => (ulong)random.NextInt64() & bound,
         };
 
-        FieldElement Max() => new() { L0 = LimbBound, L1 = LimbBound, L2 = LimbBound, L3 = LimbBound, L4 = LimbBound };
+        FieldElement Max() => new() { L0 = bound, L1 = bound, L2 = bound, L3 = bound, L4 = bound };
         yield return (Max(), Max());
+        yield return (Max(), default);
+        yield return (default, Max());
         for (int i = 0; i < 2000; i++)
         {
             yield return (new FieldElement { L0 = Limb(), L1 = Limb(), L2 = Limb(), L3 = Limb(), L4 = Limb() },
@@ -85,8 +109,8 @@ public sealed class FieldElementTests
         return new BigInteger(bytes, isUnsigned: true);
     }
 
-    private static void AssertWithinBound(FieldElement e)
+    private static void AssertLimbsAtMost(FieldElement e, ulong bound)
     {
-        Assert.True(e.L0 <= LimbBound && e.L1 <= LimbBound && e.L2 <= LimbBound && e.L3 <= LimbBound && e.L4 <= LimbBound);
+        Assert.True(e.L0 <= bound && e.L1 <= bound && e.L2 <= bound && e.L3 <= bound && e.L4 <= bound, $"limbs {e.L0:x} {e.L1:x} {e.L2:x} {e.L3:x} {e.L4:x} above {bound:x}");
     }
 }
