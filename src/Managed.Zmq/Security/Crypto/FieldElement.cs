@@ -13,10 +13,10 @@ namespace Managed.Zmq.Security.Crypto;
 /// </summary>
 /// <remarks>
 /// <para>Every operation runs the same instructions whatever the values: carries are shifts and masks,
-/// the conditional swap is a mask, and the final reduction selects with a mask.</para>
+/// the conditional swap is a mask, and the final reduction adds 19 q and drops bit 255 (q from the same carries).</para>
 /// <para>Limbs stay below 2^52 between operations: every operation returns them so. The products
-/// (Multiply, Square, MultiplySmall) accept limbs below 2^54, which leaves their 64-bit sums room to spare (the bounds
-/// are at Accumulate and Reduce).</para>
+/// (Multiply, Square, MultiplySmall) and ToBytes accept limbs below 2^54. For the products that is the edge, not a
+/// margin: the sum that starts position 0 (at NextLimb) outgrows 64 bits a little above it.</para>
 /// </remarks>
 [StructLayout(LayoutKind.Sequential)]
 internal struct FieldElement
@@ -113,8 +113,8 @@ internal struct FieldElement
     }
 
     /// <remarks>
-    /// Reads the limbs where they are rather than copying them into locals: the products need more registers than
-    /// x64 has, and a limb reloaded from memory costs less than one spilled and reloaded.
+    /// Carries each position as soon as it is complete: the products need more registers than x64 has, and fewer
+    /// sums kept alive means fewer spills.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static FieldElement Multiply(in FieldElement a, in FieldElement b)
@@ -122,42 +122,45 @@ internal struct FieldElement
         // 2^255 = 19 (mod p): products that land at 2^255 and above come back multiplied by 19.
         ulong b1x19 = b.L1 * 19, b2x19 = b.L2 * 19, b3x19 = b.L3 * 19, b4x19 = b.L4 * 19;
 
-        ulong l0 = 0, h0 = 0, s0 = 0;
-        Accumulate(a.L0, b.L0, ref l0, ref h0, ref s0);
-        Accumulate(a.L1, b4x19, ref l0, ref h0, ref s0);
-        Accumulate(a.L2, b3x19, ref l0, ref h0, ref s0);
-        Accumulate(a.L3, b2x19, ref l0, ref h0, ref s0);
-        Accumulate(a.L4, b1x19, ref l0, ref h0, ref s0);
+        // Position 4 first: what it carries beyond 2^255 starts position 0.
+        ulong l4 = 0, high = 0, spill = 0;
+        Accumulate(a.L0, b.L4, ref l4, ref high, ref spill);
+        Accumulate(a.L1, b.L3, ref l4, ref high, ref spill);
+        Accumulate(a.L2, b.L2, ref l4, ref high, ref spill);
+        Accumulate(a.L3, b.L1, ref l4, ref high, ref spill);
+        Accumulate(a.L4, b.L0, ref l4, ref high, ref spill);
+        ulong t = Above(high, spill) * 19;
+        high = spill = 0;
 
-        ulong l1 = 0, h1 = 0, s1 = 0;
-        Accumulate(a.L0, b.L1, ref l1, ref h1, ref s1);
-        Accumulate(a.L1, b.L0, ref l1, ref h1, ref s1);
-        Accumulate(a.L2, b4x19, ref l1, ref h1, ref s1);
-        Accumulate(a.L3, b3x19, ref l1, ref h1, ref s1);
-        Accumulate(a.L4, b2x19, ref l1, ref h1, ref s1);
+        Accumulate(a.L0, b.L0, ref t, ref high, ref spill);
+        Accumulate(a.L1, b4x19, ref t, ref high, ref spill);
+        Accumulate(a.L2, b3x19, ref t, ref high, ref spill);
+        Accumulate(a.L3, b2x19, ref t, ref high, ref spill);
+        Accumulate(a.L4, b1x19, ref t, ref high, ref spill);
+        ulong r0 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l2 = 0, h2 = 0, s2 = 0;
-        Accumulate(a.L0, b.L2, ref l2, ref h2, ref s2);
-        Accumulate(a.L1, b.L1, ref l2, ref h2, ref s2);
-        Accumulate(a.L2, b.L0, ref l2, ref h2, ref s2);
-        Accumulate(a.L3, b4x19, ref l2, ref h2, ref s2);
-        Accumulate(a.L4, b3x19, ref l2, ref h2, ref s2);
+        Accumulate(a.L0, b.L1, ref t, ref high, ref spill);
+        Accumulate(a.L1, b.L0, ref t, ref high, ref spill);
+        Accumulate(a.L2, b4x19, ref t, ref high, ref spill);
+        Accumulate(a.L3, b3x19, ref t, ref high, ref spill);
+        Accumulate(a.L4, b2x19, ref t, ref high, ref spill);
+        ulong r1 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l3 = 0, h3 = 0, s3 = 0;
-        Accumulate(a.L0, b.L3, ref l3, ref h3, ref s3);
-        Accumulate(a.L1, b.L2, ref l3, ref h3, ref s3);
-        Accumulate(a.L2, b.L1, ref l3, ref h3, ref s3);
-        Accumulate(a.L3, b.L0, ref l3, ref h3, ref s3);
-        Accumulate(a.L4, b4x19, ref l3, ref h3, ref s3);
+        Accumulate(a.L0, b.L2, ref t, ref high, ref spill);
+        Accumulate(a.L1, b.L1, ref t, ref high, ref spill);
+        Accumulate(a.L2, b.L0, ref t, ref high, ref spill);
+        Accumulate(a.L3, b4x19, ref t, ref high, ref spill);
+        Accumulate(a.L4, b3x19, ref t, ref high, ref spill);
+        ulong r2 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l4 = 0, h4 = 0, s4 = 0;
-        Accumulate(a.L0, b.L4, ref l4, ref h4, ref s4);
-        Accumulate(a.L1, b.L3, ref l4, ref h4, ref s4);
-        Accumulate(a.L2, b.L2, ref l4, ref h4, ref s4);
-        Accumulate(a.L3, b.L1, ref l4, ref h4, ref s4);
-        Accumulate(a.L4, b.L0, ref l4, ref h4, ref s4);
+        Accumulate(a.L0, b.L3, ref t, ref high, ref spill);
+        Accumulate(a.L1, b.L2, ref t, ref high, ref spill);
+        Accumulate(a.L2, b.L1, ref t, ref high, ref spill);
+        Accumulate(a.L3, b.L0, ref t, ref high, ref spill);
+        Accumulate(a.L4, b4x19, ref t, ref high, ref spill);
+        ulong r3 = NextLimb(ref t, ref high, ref spill);
 
-        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
+        return Finish(r0, r1, r2, r3, t + l4);
     }
 
     /// <summary>a², with the symmetric products taken once: 15 wide multiplications where Multiply needs 25.</summary>
@@ -168,33 +171,36 @@ internal struct FieldElement
         ulong a0x2 = a0 * 2, a1x2 = a1 * 2, a2x2 = a2 * 2;
         ulong a3x19 = a3 * 19, a4x19 = a4 * 19, a4x38 = a4 * 38;
 
-        // Position k gathers a_i a_j with i + j = k, and 19 a_i a_j with i + j = k + 5 (2^255 = 19 mod p).
-        ulong l0 = 0, h0 = 0, s0 = 0;
-        Accumulate(a0, a0, ref l0, ref h0, ref s0);
-        Accumulate(a1x2, a4x19, ref l0, ref h0, ref s0);
-        Accumulate(a2x2, a3x19, ref l0, ref h0, ref s0);
+        // Position k gathers a_i a_j with i + j = k, and 19 a_i a_j with i + j = k + 5 (2^255 = 19 mod p); position 4
+        // first, as in Multiply.
+        ulong l4 = 0, high = 0, spill = 0;
+        Accumulate(a0x2, a4, ref l4, ref high, ref spill);
+        Accumulate(a1x2, a3, ref l4, ref high, ref spill);
+        Accumulate(a2, a2, ref l4, ref high, ref spill);
+        ulong t = Above(high, spill) * 19;
+        high = spill = 0;
 
-        ulong l1 = 0, h1 = 0, s1 = 0;
-        Accumulate(a0x2, a1, ref l1, ref h1, ref s1);
-        Accumulate(a2x2, a4x19, ref l1, ref h1, ref s1);
-        Accumulate(a3, a3x19, ref l1, ref h1, ref s1);
+        Accumulate(a0, a0, ref t, ref high, ref spill);
+        Accumulate(a1x2, a4x19, ref t, ref high, ref spill);
+        Accumulate(a2x2, a3x19, ref t, ref high, ref spill);
+        ulong r0 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l2 = 0, h2 = 0, s2 = 0;
-        Accumulate(a0x2, a2, ref l2, ref h2, ref s2);
-        Accumulate(a1, a1, ref l2, ref h2, ref s2);
-        Accumulate(a3, a4x38, ref l2, ref h2, ref s2);
+        Accumulate(a0x2, a1, ref t, ref high, ref spill);
+        Accumulate(a2x2, a4x19, ref t, ref high, ref spill);
+        Accumulate(a3, a3x19, ref t, ref high, ref spill);
+        ulong r1 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l3 = 0, h3 = 0, s3 = 0;
-        Accumulate(a0x2, a3, ref l3, ref h3, ref s3);
-        Accumulate(a1x2, a2, ref l3, ref h3, ref s3);
-        Accumulate(a4, a4x19, ref l3, ref h3, ref s3);
+        Accumulate(a0x2, a2, ref t, ref high, ref spill);
+        Accumulate(a1, a1, ref t, ref high, ref spill);
+        Accumulate(a3, a4x38, ref t, ref high, ref spill);
+        ulong r2 = NextLimb(ref t, ref high, ref spill);
 
-        ulong l4 = 0, h4 = 0, s4 = 0;
-        Accumulate(a0x2, a4, ref l4, ref h4, ref s4);
-        Accumulate(a1x2, a3, ref l4, ref h4, ref s4);
-        Accumulate(a2, a2, ref l4, ref h4, ref s4);
+        Accumulate(a0x2, a3, ref t, ref high, ref spill);
+        Accumulate(a1x2, a2, ref t, ref high, ref spill);
+        Accumulate(a4, a4x19, ref t, ref high, ref spill);
+        ulong r3 = NextLimb(ref t, ref high, ref spill);
 
-        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
+        return Finish(r0, r1, r2, r3, t + l4);
     }
 
     /// <summary>a^(2^<paramref name="count"/>): <paramref name="count"/> squarings in a row.</summary>
@@ -211,15 +217,22 @@ internal struct FieldElement
     }
 
     /// <summary>a × n for a small constant n (below 2^20).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static FieldElement MultiplySmall(in FieldElement a, uint n)
     {
-        ulong l0 = 0, h0 = 0, s0 = 0, l1 = 0, h1 = 0, s1 = 0, l2 = 0, h2 = 0, s2 = 0, l3 = 0, h3 = 0, s3 = 0, l4 = 0, h4 = 0, s4 = 0;
-        Accumulate(a.L0, n, ref l0, ref h0, ref s0);
-        Accumulate(a.L1, n, ref l1, ref h1, ref s1);
-        Accumulate(a.L2, n, ref l2, ref h2, ref s2);
-        Accumulate(a.L3, n, ref l3, ref h3, ref s3);
-        Accumulate(a.L4, n, ref l4, ref h4, ref s4);
-        return Reduce(l0, l1, l2, l3, l4, Above(h0, s0), Above(h1, s1), Above(h2, s2), Above(h3, s3), Above(h4, s4));
+        ulong l4 = 0, high = 0, spill = 0;
+        Accumulate(a.L4, n, ref l4, ref high, ref spill);
+        ulong t = Above(high, spill) * 19;
+        high = spill = 0;
+        Accumulate(a.L0, n, ref t, ref high, ref spill);
+        ulong r0 = NextLimb(ref t, ref high, ref spill);
+        Accumulate(a.L1, n, ref t, ref high, ref spill);
+        ulong r1 = NextLimb(ref t, ref high, ref spill);
+        Accumulate(a.L2, n, ref t, ref high, ref spill);
+        ulong r2 = NextLimb(ref t, ref high, ref spill);
+        Accumulate(a.L3, n, ref t, ref high, ref spill);
+        ulong r3 = NextLimb(ref t, ref high, ref spill);
+        return Finish(r0, r1, r2, r3, t + l4);
     }
 
     /// <summary>a^(p-2) = a^-1 (0 for 0), by Fermat's little theorem (RFC 7748 §5).</summary>
@@ -267,7 +280,8 @@ internal struct FieldElement
     /// With 128-bit sums (UInt128) the JIT kept each partial product in memory and tracked carries with flag
     /// materialisation; split this way the position sums are plain 64-bit additions. Bounds, for limbs below 2^54:
     /// a position's products sum to less than 77 × 2^108 (below 2^114.3: one plain product and four carrying 19, or in
-    /// Square one plain and two carrying 38), so low stays below 5 × 2^51, high below 2^50.3 and spill below 5 × 2^13.
+    /// Square one plain and two carrying 38), so a position adds at most 5 × 2^51 to low, and high stays below 2^50.3
+    /// and spill below 5 × 2^13.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Accumulate(ulong a, ulong b, ref ulong low, ref ulong high, ref ulong spill)
@@ -283,32 +297,39 @@ internal struct FieldElement
     private static ulong Above(ulong high, ulong spill) => (high << 13) + spill;
 
     /// <summary>
-    /// Carries a product's positions into limbs: position k keeps its low 51 bits and passes the rest (c_k) to k + 1,
-    /// and what passes beyond position 4 comes back into position 0 multiplied by 19 (2^255 = 19 mod p).
+    /// Ends a position: returns its low 51 bits as a limb and leaves in <paramref name="low"/> what it carries into the
+    /// next position (the rest of its low sum and its part above 2^51), with the next position's other sums cleared.
     /// </summary>
     /// <remarks>
-    /// Position 4 has no product carrying 19 (its products sum below 5 × 2^108), so c4 is below 2^59.4 and 19 × c4
-    /// below 2^63.6; every other sum is below 5 × 2^51 + 2^63.3. All fit 64 bits, and the result's limbs are below
-    /// 2^51 plus a small excess.
+    /// Position 4 is summed first and has no product carrying 19 (its products sum below 5 × 2^108), so its part
+    /// above 2^51 is below 2^59.4, and 19 times that, which starts position 0, below 2^63.6: the largest sum, and the
+    /// one that sets the 2^54 limit. Every later position starts below 2^13 + 2^63.3. Adding a position's low parts
+    /// (below 5 × 2^51) keeps each sum within 64 bits.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static FieldElement Reduce(ulong l0, ulong l1, ulong l2, ulong l3, ulong l4, ulong c0, ulong c1, ulong c2, ulong c3, ulong c4)
+    private static ulong NextLimb(ref ulong low, ref ulong high, ref ulong spill)
     {
-        ulong t0 = l0 + (c4 * 19);
-        ulong t1 = l1 + c0;
-        ulong t2 = l2 + c1;
-        ulong t3 = l3 + c2;
-        ulong t4 = l4 + c3;
-        t1 += t0 >> 51; t0 &= Mask51;
-        t2 += t1 >> 51; t1 &= Mask51;
-        t3 += t2 >> 51; t2 &= Mask51;
-        t4 += t3 >> 51; t3 &= Mask51;
-        t0 += (t4 >> 51) * 19; t4 &= Mask51;
-        t1 += t0 >> 51; t0 &= Mask51;
-        return new FieldElement { L0 = t0, L1 = t1, L2 = t2, L3 = t3, L4 = t4 };
+        ulong limb = low & Mask51;
+        low = (low >> 51) + Above(high, spill);
+        high = 0;
+        spill = 0;
+        return limb;
     }
 
-    /// <summary>Brings every limb back under 2^51 (plus a tiny excess in the lowest).</summary>
+    /// <summary>
+    /// Ends a product: <paramref name="t4"/> is position 4 with what position 3 carried into it; what it carries
+    /// beyond 2^255 comes back into limb 0 multiplied by 19, and limb 0 carries once more. The result's limbs are
+    /// below 2^51 plus a small excess.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static FieldElement Finish(ulong r0, ulong r1, ulong r2, ulong r3, ulong t4)
+    {
+        r0 += (t4 >> 51) * 19;
+        r1 += r0 >> 51;
+        return new FieldElement { L0 = r0 & Mask51, L1 = r1, L2 = r2, L3 = r3, L4 = t4 & Mask51 };
+    }
+
+    /// <summary>Brings every limb back under 2^51, but L1, which may reach 2^51 exactly.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Carry()
     {

@@ -27,9 +27,7 @@ internal static class X25519
     /// <remarks>
     /// Compiled fully optimised on its first call (so are the field operations it calls): a process
     /// runs only a few of these per connection, so under tiered compilation its first CURVE
-    /// handshakes ran the ladder as unoptimised code. Median handshake over a fresh process's first
-    /// 30 connections 6.8 -> 4.6 ms (<c>PERF_CURVE=1 Managed.Zmq.Perf handshake 64 30</c>); the same
-    /// 2.1 ms either way once warm (300 connections).
+    /// handshakes ran the ladder as unoptimised code (BENCHMARKS.md, CURVE, twelfth figures).
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static bool ScalarMult(ReadOnlySpan<byte> scalar, ReadOnlySpan<byte> u, Span<byte> result)
