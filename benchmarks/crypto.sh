@@ -12,7 +12,8 @@
 #
 # Cases: seal/open = what a connection does per MESSAGE (ours: the per-direction message cipher,
 # nonce + 1 per call; libsodium: crypto_box_afternm / crypto_box_open_afternm) at 64 B, 1 KiB,
-# 64 KiB; poly1305 and xsalsa20 over 64 KiB; one x25519 scalar multiplication.
+# 64 KiB; poly1305 and xsalsa20 over 64 KiB; one x25519 scalar multiplication (x25519), and one
+# public key from a secret (x25519-base, what each side does once per handshake for its ephemeral key).
 # Needs: gcc and libsodium-dev (libzmq3-dev pulls it in), the .NET SDK.
 set -euo pipefail
 

@@ -258,6 +258,18 @@ internal struct FieldElement
         return Multiply(SquareTimes(e250, 5), a11);                     // a^(2^255 - 32 + 11)
     }
 
+    /// <summary>Sets a to b when <paramref name="move"/> is 1, leaves it when it is 0, without branching.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void ConditionalMove(ref FieldElement a, in FieldElement b, ulong move)
+    {
+        ulong mask = 0 - move;
+        a.L0 ^= mask & (a.L0 ^ b.L0);
+        a.L1 ^= mask & (a.L1 ^ b.L1);
+        a.L2 ^= mask & (a.L2 ^ b.L2);
+        a.L3 ^= mask & (a.L3 ^ b.L3);
+        a.L4 ^= mask & (a.L4 ^ b.L4);
+    }
+
     /// <summary>Swaps a and b when <paramref name="swap"/> is 1, leaves them when it is 0, without branching.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ConditionalSwap(ref FieldElement a, ref FieldElement b, ulong swap)

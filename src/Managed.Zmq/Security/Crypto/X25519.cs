@@ -14,13 +14,8 @@ internal static class X25519
     private const uint A24 = 121665;
 
     /// <summary>Computes X25519(k, 9): the public key of secret key <paramref name="scalar"/> (RFC 7748 §6.1).</summary>
-    public static void ScalarMultBase(ReadOnlySpan<byte> scalar, Span<byte> result)
-    {
-        Span<byte> basePoint = stackalloc byte[Size];
-        basePoint.Clear();
-        basePoint[0] = 9;
-        ScalarMult(scalar, basePoint, result);
-    }
+    /// <remarks>On edwards25519 with a table of the base point's multiples (<see cref="EdwardsBase"/>), not the ladder.</remarks>
+    public static void ScalarMultBase(ReadOnlySpan<byte> scalar, Span<byte> result) => EdwardsBase.ScalarMultBase(scalar, result);
 
     /// <summary>Computes X25519(k, u), clamping k and masking the top bit of u as RFC 7748 §5 requires.</summary>
     /// <returns>False when the result is all zeros (u of small order), which RFC 7748 §6.1 says to check for.</returns>
