@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
@@ -16,20 +15,21 @@ namespace Managed.Zmq.Security.Crypto;
 /// and the even digits added: 64 additions and 4 doublings where the ladder takes 255 steps. Every digit selects its
 /// entry by masks from all eight of its row, and negates it by masks, so the work and the memory read are the same
 /// whatever the key.</para>
-/// <para>Points are in extended coordinates (X : Y : Z : T), x = X / Z, y = Y / Z, x y = T / Z, with the formulas
-/// for a = -1 of Hisil, Wong, Carter and Dawson ("Twisted Edwards curves revisited", 2008). Table entries are kept as
-/// (Y + X, Y - X, Z, 2 d T), the form an addition consumes. The table is built once per process, from B, by
-/// additions and doublings (no inversion).</para>
+/// <para>Points are in extended coordinates (X : Y : Z : T), x = X / Z, y = Y / Z, x y = T / Z, with the addition
+/// and doubling of RFC 8032 §5.1.4 (which are complete on this curve: they hold for equal points and the identity).
+/// Table entries are kept as (Y + X, Y - X, Z, 2 d T), the form an addition consumes. The table is built once per
+/// process, from B, by additions and doublings (no inversion).</para>
 /// </remarks>
 internal static class EdwardsBase
 {
     private const int Rows = 32;
     private const int EntriesPerRow = 8;
 
-    // RFC 8032 §5.1: d of edwards25519 and the base point B, as integers modulo 2^255 - 19.
-    private const string D = "37095705934669439343138083508754565189542113879843219016388785533085940283555";
-    private const string BaseX = "15112221349535400772501151409588531511454012693041857206046113283949847762202";
-    private const string BaseY = "46316835694926478169428394003475163141307993866256225615783033603165251855960";
+    // RFC 8032 §5.1: d of edwards25519 (-121665 / 121666) and the base point B (y = 4 / 5, x the even root), as
+    // 32 little-endian octets (RFC 7748 §5's encoding).
+    private const string D = "a3785913ca4deb75abd841414d0a700098e879777940c78c73fe6f2bee6c0352";
+    private const string BaseX = "1ad5258f602d56c9b2a7259560c72c695cdcd6fd31e2a4c0fe536ecdd3366921";
+    private const string BaseY = "5866666666666666666666666666666666666666666666666666666666666666";
 
     private static readonly Lazy<Cached[]> s_table = new(BuildTable);
 
@@ -115,7 +115,7 @@ internal static class EdwardsBase
         return selected;
     }
 
-    /// <summary>p + q (add-2008-hwcd-3, a = -1): 8 multiplications.</summary>
+    /// <summary>p + q (RFC 8032 §5.1.4, with q's sums and 2 d T made ahead): 8 multiplications.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static Extended Add(in Extended p, in Cached q)
     {
@@ -131,7 +131,7 @@ internal static class EdwardsBase
         return new Extended(FieldElement.Multiply(e, f), FieldElement.Multiply(g, h), FieldElement.Multiply(f, g), FieldElement.Multiply(e, h));
     }
 
-    /// <summary>2 p (dbl-2008-hwcd, a = -1, every coordinate negated, which is the same point): 4 squarings, 4 multiplications.</summary>
+    /// <summary>2 p (RFC 8032 §5.1.4's doubling with every coordinate negated, which is the same point): 4 squarings, 4 multiplications.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static Extended Double(in Extended p)
     {
@@ -148,10 +148,10 @@ internal static class EdwardsBase
     /// <summary>The table: entry r × 8 + j - 1 is j × 256^r × B.</summary>
     private static Cached[] BuildTable()
     {
-        FieldElement d = FromInteger(D);
+        FieldElement d = FromHex(D);
         FieldElement d2 = FieldElement.Add(d, d);
-        FieldElement x = FromInteger(BaseX);
-        FieldElement y = FromInteger(BaseY);
+        FieldElement x = FromHex(BaseX);
+        FieldElement y = FromHex(BaseY);
         var rowBase = new Extended(x, y, FieldElement.One, FieldElement.Multiply(x, y));
 
         var table = new Cached[Rows * EntriesPerRow];
@@ -166,7 +166,7 @@ internal static class EdwardsBase
                 table[(row * EntriesPerRow) + j] = Cached.From(multiple, d2);
             }
 
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; row < Rows - 1 && i < 8; i++)
             {
                 rowBase = Double(rowBase);
             }
@@ -175,13 +175,7 @@ internal static class EdwardsBase
         return table;
     }
 
-    private static FieldElement FromInteger(string decimalValue)
-    {
-        Span<byte> bytes = stackalloc byte[X25519.Size];
-        bytes.Clear();
-        BigInteger.Parse(decimalValue, System.Globalization.CultureInfo.InvariantCulture).TryWriteBytes(bytes, out _, isUnsigned: true);
-        return FieldElement.FromBytes(bytes);
-    }
+    private static FieldElement FromHex(string littleEndianHex) => FieldElement.FromBytes(Convert.FromHexString(littleEndianHex));
 
     /// <summary>A point in extended coordinates.</summary>
     private readonly struct Extended(FieldElement x, FieldElement y, FieldElement z, FieldElement t)

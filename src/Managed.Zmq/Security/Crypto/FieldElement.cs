@@ -13,7 +13,7 @@ namespace Managed.Zmq.Security.Crypto;
 /// </summary>
 /// <remarks>
 /// <para>Every operation runs the same instructions whatever the values: carries are shifts and masks,
-/// the conditional swap is a mask, and the final reduction adds 19 q and drops bit 255 (q from the same carries).</para>
+/// the conditional swap and move are masks, and the final reduction adds 19 q and drops bit 255 (q from the same carries).</para>
 /// <para>Limbs stay below 2^52 between operations: every operation returns them so. The products
 /// (Multiply, Square, MultiplySmall) and ToBytes accept limbs below 2^54. For the products that is the edge, not a
 /// margin: the sum that starts position 0 (at NextLimb) outgrows 64 bits a little above it.</para>

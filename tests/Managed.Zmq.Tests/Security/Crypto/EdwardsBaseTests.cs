@@ -7,14 +7,17 @@ public sealed class EdwardsBaseTests
 {
     public static TheoryData<string> EdgeScalars => new()
     {
+        // Distinct once clamped (RFC 7748 §5). Their signed radix-16 digits between the first and the last, in turn:
+        // all 0 (2^254 alone); all 0 with -8 first and 8 last (every bit that can be set); -8 and 1; all -7; all 7;
+        // all -6; -1 and 1; every value from -8 to 7.
         new string('0', 64),
         new string('f', 64),
-        "0100000000000000000000000000000000000000000000000000000000000000",
-        "0000000000000000000000000000000000000000000000000000000000000080",
         "0808080808080808080808080808080808080808080808080808080808080808",
         "8888888888888888888888888888888888888888888888888888888888888888",
         "7777777777777777777777777777777777777777777777777777777777777777",
-        "f8ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "9999999999999999999999999999999999999999999999999999999999999999",
+        "f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0",
+        "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
     };
 
     [Theory]
