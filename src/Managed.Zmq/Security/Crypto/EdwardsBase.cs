@@ -40,24 +40,18 @@ internal static class EdwardsBase
         Debug.Assert(scalar.Length == X25519.Size && result.Length >= X25519.Size, "X25519 works on 32-octet values.");
         Cached[] table = s_table.Value;
 
-        // RFC 7748 §5 decodeScalar25519, then radix-16 digits, then carried into [-8, 8]: the top digit, at most 7 for
-        // a clamped scalar, ends at most 8.
+        // The clamped scalar in radix-16 digits, then carried into [-8, 8]: the top digit, at most 7 for a clamped
+        // scalar, ends at most 8.
+        Span<byte> k = stackalloc byte[X25519.Size];
+        X25519.DecodeScalar(scalar, k);
         Span<sbyte> digits = stackalloc sbyte[2 * X25519.Size];
         for (int i = 0; i < X25519.Size; i++)
         {
-            int octet = scalar[i];
-            if (i == 0)
-            {
-                octet &= 248;
-            }
-            else if (i == X25519.Size - 1)
-            {
-                octet = (octet & 127) | 64;
-            }
-
-            digits[2 * i] = (sbyte)(octet & 15);
-            digits[(2 * i) + 1] = (sbyte)(octet >> 4);
+            digits[2 * i] = (sbyte)(k[i] & 15);
+            digits[(2 * i) + 1] = (sbyte)(k[i] >> 4);
         }
+
+        CryptographicOperations.ZeroMemory(k);
 
         int carry = 0;
         for (int i = 0; i < digits.Length - 1; i++)

@@ -17,6 +17,15 @@ internal static class X25519
     /// <remarks>On edwards25519 with a table of the base point's multiples (<see cref="EdwardsBase"/>), not the ladder.</remarks>
     public static void ScalarMultBase(ReadOnlySpan<byte> scalar, Span<byte> result) => EdwardsBase.ScalarMultBase(scalar, result);
 
+    /// <summary>RFC 7748 §5 decodeScalar25519 into <paramref name="k"/>: bits 0-2 and 255 cleared, bit 254 set.</summary>
+    public static void DecodeScalar(ReadOnlySpan<byte> scalar, Span<byte> k)
+    {
+        scalar[..Size].CopyTo(k);
+        k[0] &= 248;
+        k[Size - 1] &= 127;
+        k[Size - 1] |= 64;
+    }
+
     /// <summary>Computes X25519(k, u), clamping k and masking the top bit of u as RFC 7748 §5 requires.</summary>
     /// <returns>False when the result is all zeros (u of small order), which RFC 7748 §6.1 says to check for.</returns>
     /// <remarks>
@@ -29,12 +38,8 @@ internal static class X25519
     {
         Debug.Assert(scalar.Length == Size && u.Length == Size && result.Length >= Size, "X25519 works on 32-octet values.");
 
-        // RFC 7748 §5 decodeScalar25519: clear bits 0-2 and 255, set bit 254.
         Span<byte> k = stackalloc byte[Size];
-        scalar.CopyTo(k);
-        k[0] &= 248;
-        k[31] &= 127;
-        k[31] |= 64;
+        DecodeScalar(scalar, k);
 
         FieldElement x1 = FieldElement.FromBytes(u);
         FieldElement x2 = FieldElement.One;
