@@ -6,8 +6,8 @@ namespace Managed.Zmq.Security.Crypto;
 
 /// <summary>
 /// X25519(k, 9), a public key, computed on edwards25519 with a table of multiples of its base point instead of the
-/// Montgomery ladder: the curve behind X25519 and edwards25519 are birationally equivalent (RFC 7748 §4.1), with the
-/// base point B (RFC 8032 §5.1) mapped to u = 9, so u(k B) = (1 + y) / (1 - y) of the Edwards point k B.
+/// Montgomery ladder: curve25519, the curve of X25519, and edwards25519 are birationally equivalent (RFC 7748 §4.1),
+/// with the base point B (RFC 8032 §5.1) mapped to u = 9, so u(k B) = (1 + y) / (1 - y) of the Edwards point k B.
 /// </summary>
 /// <remarks>
 /// <para>k is written in 64 signed digits of radix 16, each in [-8, 8], and k B = Σ e_i 16^i B. The table holds
