@@ -104,8 +104,7 @@ internal static class EdwardsBase
 
         // -(x, y) = (-x, y): Y + X and Y - X trade places and T changes sign.
         FieldElement.ConditionalSwap(ref selected.YPlusX, ref selected.YMinusX, (ulong)negative);
-        FieldElement negatedT = FieldElement.Subtract(FieldElement.Zero, selected.T2D);
-        FieldElement.ConditionalSwap(ref selected.T2D, ref negatedT, (ulong)negative);
+        FieldElement.ConditionalMove(ref selected.T2D, FieldElement.Subtract(FieldElement.Zero, selected.T2D), (ulong)negative);
         return selected;
     }
 
