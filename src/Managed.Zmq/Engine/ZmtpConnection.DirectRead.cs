@@ -20,17 +20,18 @@ internal sealed partial class ZmtpConnection
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
     /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back
-    /// to the read loop, which parses or meets them as if it had received them. True when something was read, or a
-    /// message is already queued (the caller tries its receive again).
+    /// to the read loop, which parses or meets them as if it had received them. <see cref="DirectReadOutcome.Read"/> when
+    /// something was read, or a message is already queued (the caller tries its receive again);
+    /// <see cref="DirectReadOutcome.Quiet"/> when nothing came within the wait.
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
     /// </summary>
-    public bool TryReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway)
+    public DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway)
     {
         if (_closing || _raw || _expectsGroupFrames || Volatile.Read(ref _handBackPending)
             || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || !_transport.TryLendReceive(onlyIfAway))
         {
-            return false;
+            return DirectReadOutcome.Declined;
         }
 
         var inbound = pipe.Inbound;
@@ -42,14 +43,14 @@ internal sealed partial class ZmtpConnection
             // caller receives that now instead of waiting in the kernel for the next one.
             if (inbound.QueuedMessages > 0)
             {
-                return true;
+                return DirectReadOutcome.Read;
             }
 
             // The rest of a large box is the read loop's: it sized the ciphertext buffer for it, and a borrower that read
             // into it could leave too little room behind and have to grow a buffer that large before it gives the turn back.
             if (encrypted && _pendingCipherBytes >= DirectFrameThreshold)
             {
-                return false;
+                return DirectReadOutcome.Declined;
             }
 
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
@@ -58,14 +59,14 @@ internal sealed partial class ZmtpConnection
             int read = _transport.ReceiveLent(space, microseconds);
             if (read == 0)
             {
-                return false;
+                return DirectReadOutcome.Quiet;
             }
 
             if (read < 0)
             {
                 how = LentReturn.HandBack;
                 Volatile.Write(ref _handBackPending, true);
-                return false;
+                return DirectReadOutcome.Declined;
             }
 
             if (encrypted)
@@ -93,11 +94,11 @@ internal sealed partial class ZmtpConnection
             {
                 how = LentReturn.HandBack;
                 Volatile.Write(ref _handBackPending, true);
-                return true;
+                return DirectReadOutcome.Read;
             }
 
             how = LentReturn.Away;
-            return true;
+            return DirectReadOutcome.Read;
         }
         finally
         {
@@ -162,7 +163,7 @@ internal sealed partial class ZmtpConnection
         _handBackPending && !TakeHandBack(pipe) ? DisconnectReason.ProtocolError : DisconnectReason.ConnectionLost;
 
     /// <summary>
-    /// Read loop: a borrower handed bytes back (<see cref="TryReadDirect"/>); parses them, with whatever the loop received
+    /// Read loop: a borrower handed bytes back (<see cref="ReadDirect"/>); parses them, with whatever the loop received
     /// after them if the reactor served the receive before the hand-back arrived. False on a protocol error, a CURVE box
     /// the borrower refused included: the messages decrypted before it are published first.
     /// </summary>

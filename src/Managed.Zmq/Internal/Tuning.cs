@@ -37,9 +37,17 @@ internal static partial class Tuning
         /// Longest a Recv waits in the kernel on its one connection's OS socket (the read turn, docs/ARCHITECTURE.md)
         /// before it gives the turn back and parks as any wait does. The reactor's own quiet spell
         /// (<see cref="Reactor.ParkDelayMilliseconds"/>), so a peer that answers slower than this costs what it did before
-        /// the turn existed, and news no socket read brings (a second peer, the context's shutdown) waits at most this long.
+        /// the turn existed.
         /// </summary>
         public const int ReadTurnMicroseconds = Reactor.ParkDelayMilliseconds * 1000;
+
+        /// <summary>
+        /// Longest one kernel wait of the read turn: between two, the Recv looks for news no socket read brings (a second
+        /// peer, the context's shutdown, the socket closed), which therefore waits at most this long. Shorter costs a
+        /// Recv awaiting a slow reply more wake-ups (one per slice, only until <see cref="ReadTurnMicroseconds"/> ends the
+        /// turn); a reply that comes within a slice costs nothing more.
+        /// </summary>
+        public const int ReadTurnSliceMicroseconds = 1000;
     }
 
     /// <summary>

@@ -42,9 +42,15 @@ internal sealed partial class SocketCore
 
     /// <summary>
     /// Recv's wait on the read turn: reads for the one connection until a frame can be received, nothing came for
-    /// <see cref="Tuning.Blocking.ReadTurnMicroseconds"/>, the deadline passed, or the turn is not to be had. True with
-    /// the final <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
+    /// <see cref="Tuning.Blocking.ReadTurnMicroseconds"/>, the deadline passed, news came that no read brings (a pipe
+    /// attached or detached, the context shut down, the socket closed), or the turn is not to be had. True with the final
+    /// <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
     /// </summary>
+    /// <remarks>
+    /// The kernel wait is cut into slices of <see cref="Tuning.Blocking.ReadTurnSliceMicroseconds"/>, and the news is looked
+    /// at between them: a wait on the connection's OS socket cannot be woken by anything but that socket, so without the
+    /// slices a second peer's message or a shutdown would wait for the whole budget.
+    /// </remarks>
     private bool TryRecvOnReadTurn<TSink>(ref TSink sink, long deadline, out RecvStatus status)
         where TSink : IFrameSink, allows ref struct
     {
@@ -54,9 +60,29 @@ internal sealed partial class SocketCore
         {
             long now = Environment.TickCount64;
             long until = Math.Min(budgetEnd, deadline);
-            if (until <= now || !engine.TryReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false))
+            if (until <= now)
             {
                 break;
+            }
+
+            Meters.ReadTurnWaits++;
+            int wait = (int)Math.Min((until - now) * 1000, Tuning.Blocking.ReadTurnSliceMicroseconds);
+            var outcome = engine.ReadDirect(pipe, wait, onlyIfAway: false);
+            if (outcome == DirectReadOutcome.Declined)
+            {
+                break;
+            }
+
+            if (outcome == DirectReadOutcome.Quiet)
+            {
+                if (HasNewsNoReadBrings)
+                {
+                    // The usual wait applies the news (a second pipe ends the turn: it is served by the read loops).
+                    Meters.ReadTurnNewsEnds++;
+                    break;
+                }
+
+                continue;
             }
 
             status = RecvAfterTurnRead(engine, ref sink);
@@ -69,6 +95,9 @@ internal sealed partial class SocketCore
         return false;
     }
 
+    /// <summary>Pipe news queued for this thread, the context shut down or the socket closed: what a read turn's slice looks for.</summary>
+    private bool HasNewsNoReadBrings => Volatile.Read(ref _pendingEvents) != 0 || _terminated || _closed;
+
     /// <summary>
     /// A Recv that must not wait: when an earlier Recv left the read turn away, whatever the one connection's OS socket
     /// holds is read now (no wait in the kernel); otherwise the read loop has it in hand.
@@ -77,7 +106,7 @@ internal sealed partial class SocketCore
         where TSink : IFrameSink, allows ref struct
     {
         // A turn is away only after a read on it, which set _readTurnEngine: without one, one field read and done.
-        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || !engine.TryReadDirect(pipe, 0, onlyIfAway: true))
+        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true) != DirectReadOutcome.Read)
         {
             return RecvStatus.WouldBlock;
         }

@@ -34,6 +34,12 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Reads a Recv made on the read turn that brought input (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnReads;
 
+    /// <summary>Kernel waits a Recv began on the read turn, one per slice (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    public long ReadTurnWaits;
+
+    /// <summary>Read turns a Recv ended early because news came that no read brings. Socket thread only; read racily.</summary>
+    public long ReadTurnNewsEnds;
+
     public void Track(Pipe pipe)
     {
         lock (_lock)
