@@ -1,6 +1,7 @@
 using Managed.Zmq.Internal;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Pipes;
+using Managed.Zmq.Threading;
 
 namespace Managed.Zmq.Sockets;
 
@@ -8,7 +9,7 @@ namespace Managed.Zmq.Sockets;
 /// The read turn on the socket's side: a Recv about to wait, with one connection, reads that connection's OS socket
 /// itself (docs/ARCHITECTURE.md, the read turn), as a Send after a receive writes to it itself.
 /// </summary>
-internal sealed partial class SocketCore
+internal sealed partial class SocketCore : IWaitNews
 {
     /// <summary>
     /// The engine a Recv last read for on its turn, which may have been left away; kept even if more pipes came since,
@@ -47,9 +48,10 @@ internal sealed partial class SocketCore
     /// <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
     /// </summary>
     /// <remarks>
-    /// The kernel wait is cut into slices of <see cref="Tuning.Blocking.ReadTurnSliceMicroseconds"/>, and the news is looked
-    /// at between them: a wait on the connection's OS socket cannot be woken by anything but that socket, so without the
-    /// slices a second peer's message or a shutdown would wait for the whole budget.
+    /// A wait on the connection's OS socket cannot be woken by anything but that socket, so the transport waits in slices
+    /// of <see cref="Tuning.Blocking.ReadTurnSliceMicroseconds"/> and asks this socket for news between them
+    /// (<see cref="IWaitNews.HasNews"/>); without them a second peer's message or a shutdown would wait for the whole
+    /// budget. The turn stays borrowed across the slices.
     /// </remarks>
     private bool TryRecvOnReadTurn<TSink>(ref TSink sink, long deadline, out RecvStatus status)
         where TSink : IFrameSink, allows ref struct
@@ -66,8 +68,7 @@ internal sealed partial class SocketCore
             }
 
             Meters.ReadTurnWaits++;
-            int wait = (int)Math.Min((until - now) * 1000, Tuning.Blocking.ReadTurnSliceMicroseconds);
-            var outcome = engine.ReadDirect(pipe, wait, onlyIfAway: false);
+            var outcome = engine.ReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false, news: this);
             if (outcome == DirectReadOutcome.Declined)
             {
                 break;
@@ -82,6 +83,7 @@ internal sealed partial class SocketCore
                     break;
                 }
 
+                // The budget or the deadline ran out (the next round finds so), or the kernel woke the wait for nothing.
                 continue;
             }
 
@@ -98,6 +100,16 @@ internal sealed partial class SocketCore
     /// <summary>Pipe news queued for this thread, the context shut down or the socket closed: what a read turn's slice looks for.</summary>
     private bool HasNewsNoReadBrings => Volatile.Read(ref _pendingEvents) != 0 || _terminated || _closed;
 
+    /// <summary>The read turn's transport, between two slices of its wait, on this socket's thread.</summary>
+    bool IWaitNews.HasNews
+    {
+        get
+        {
+            Meters.ReadTurnSlices++;
+            return HasNewsNoReadBrings;
+        }
+    }
+
     /// <summary>
     /// A Recv that must not wait: when an earlier Recv left the read turn away, whatever the one connection's OS socket
     /// holds is read now (no wait in the kernel); otherwise the read loop has it in hand.
@@ -106,7 +118,7 @@ internal sealed partial class SocketCore
         where TSink : IFrameSink, allows ref struct
     {
         // A turn is away only after a read on it, which set _readTurnEngine: without one, one field read and done.
-        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true) != DirectReadOutcome.Read)
+        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true, news: null) != DirectReadOutcome.Read)
         {
             return RecvStatus.WouldBlock;
         }

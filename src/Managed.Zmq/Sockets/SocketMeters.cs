@@ -34,8 +34,11 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Reads a Recv made on the read turn that brought input (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnReads;
 
-    /// <summary>Kernel waits a Recv began on the read turn, one per slice (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    /// <summary>Waits a Recv began on the read turn, each one borrow of the turn (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnWaits;
+
+    /// <summary>Slices of the read turn's waits that ended with nothing read (the news looked at). Socket thread only; read racily.</summary>
+    public long ReadTurnSlices;
 
     /// <summary>Read turns a Recv ended early because news came that no read brings. Socket thread only; read racily.</summary>
     public long ReadTurnNewsEnds;

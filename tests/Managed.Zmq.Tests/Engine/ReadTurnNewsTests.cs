@@ -4,17 +4,31 @@ namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
 /// News no socket read brings, during a Recv's read turn (docs/ARCHITECTURE.md, the read turn): a wait on the one
-/// connection's OS socket cannot be woken by a context shut down or a second peer, so the Recv looks for such news
-/// between the slices of its wait and ends the turn when it finds some, rather than at the end of the turn's budget.
+/// connection's OS socket cannot be woken by a context shut down or a second peer, so the wait goes in slices, the Recv
+/// is asked for news between them, and it ends the turn when there is some, rather than at the end of the turn's
+/// budget; with no news the turn stays borrowed across the slices.
 /// </summary>
 /// <remarks>
 /// Whether the news comes while the Recv waits on its turn is a race with the turn's budget (a slow machine may use it
-/// up before the news is there), so each test tries a few times and needs one try in which the turn ended on the news.
-/// Every try's Recv must end as the news says, whichever way it ended.
+/// up first), so the tests that need it try a few times and need one try in which it did; every try's Recv must end as
+/// the news says, whichever way it ended. Without timing, the tests show the path through the socket's meters (the
+/// turns ended on news, the borrows, the quiet slices), not how much sooner the Recv ends (BENCHMARKS.md has that).
 /// </remarks>
 public sealed class ReadTurnNewsTests : TransportSockets
 {
     private const int Tries = 20;
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ContextShutDownWhileAwaitingAReply_EndsWithETERM(Transport transport)
+    {
+        var context = NewContext();
+        var (req, _) = ReqAwaitingReply(context, transport);
+
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
+        context.Shutdown();
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
 
     [Theory]
     [TransportCases(Transport.Tcp, Transport.Ipc)]
@@ -24,18 +38,14 @@ public sealed class ReadTurnNewsTests : TransportSockets
         for (int i = 0; i < Tries && !endedOnNews; i++)
         {
             var context = NewContext();
-            var rep = Create(SocketType.Rep, context);
-            var req = Create(SocketType.Req, context);
-            req.SetOption(SocketOption.Rcvtimeo, -1);
-            req.Connect(TestEndpoint.Bind(rep, transport));
-            req.Send("q");
-            Assert.Equal("q", rep.RecvString());
+            var (req, rep) = ReqAwaitingReply(context, transport);
 
             var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
             WaitForTurnWait(req, 0);
             context.Shutdown();
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
             endedOnNews = Volatile.Read(ref req.Core.Meters.ReadTurnNewsEnds) > 0;
+            EndTry(context, req, rep);
         }
 
         Assert.True(endedOnNews, $"in {Tries} tries, no read turn ended on the shutdown");
@@ -48,9 +58,10 @@ public sealed class ReadTurnNewsTests : TransportSockets
         bool endedOnNews = false;
         for (int i = 0; i < Tries && !endedOnNews; i++)
         {
-            var client = Create(SocketType.Dealer);
+            var context = NewContext();
+            var client = Create(SocketType.Dealer, context);
             string endpoint = TestEndpoint.Bind(client, transport);
-            var first = Create(SocketType.Dealer);
+            var first = Create(SocketType.Dealer, context);
             first.Connect(endpoint);
             first.Send("attached");
             Assert.Equal("attached", client.RecvString());
@@ -62,21 +73,75 @@ public sealed class ReadTurnNewsTests : TransportSockets
             string? received = null;
             var call = BackgroundCall.Start(() => received = client.RecvString());
             WaitForTurnWait(client, waits);
-            var second = Create(SocketType.Dealer);
+            var second = Create(SocketType.Dealer, context);
             second.Connect(endpoint);
             second.Send($"second {i}");
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
             Assert.Equal($"second {i}", received);
             endedOnNews = Volatile.Read(ref client.Core.Meters.ReadTurnNewsEnds) > 0;
+            EndTry(context, client, first, second);
         }
 
         Assert.True(endedOnNews, $"in {Tries} tries, no read turn ended on the second peer");
     }
 
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ReplyAfterQuietSlices_ReadOnTheSameBorrowOfTheTurn(Transport transport)
+    {
+        bool sawQuietSlices = false;
+        for (int i = 0; i < Tries && !sawQuietSlices; i++)
+        {
+            var context = NewContext();
+            var (req, rep) = ReqAwaitingReply(context, transport);
+
+            long waits = Volatile.Read(ref req.Core.Meters.ReadTurnWaits);
+            long slices = Volatile.Read(ref req.Core.Meters.ReadTurnSlices);
+            string? reply = null;
+            var call = BackgroundCall.Start(() => reply = req.RecvString());
+
+            // The reply goes once the Recv has waited through two quiet slices, if that happens before its turn runs out.
+            sawQuietSlices = SpinWait.SpinUntil(() => Volatile.Read(ref req.Core.Meters.ReadTurnSlices) >= slices + 2, Timeout);
+            rep.Send($"r{i}");
+            Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+            Assert.Equal($"r{i}", reply);
+
+            // One borrow for the whole wait: the turn did not go back to the read loop between the slices (which would
+            // cost the I/O thread a wake-up each time), whether the reply came on the turn or after it ran out.
+            Assert.Equal(waits + 1, Volatile.Read(ref req.Core.Meters.ReadTurnWaits));
+            EndTry(context, req, rep);
+        }
+
+        Assert.True(sawQuietSlices, $"in {Tries} tries, no Recv waited through two quiet slices of its turn");
+    }
+
+    /// <summary>A REQ that sent a request its REP has received: its next Recv awaits the reply on its turn.</summary>
+    private (Socket Req, Socket Rep) ReqAwaitingReply(Context context, Transport transport)
+    {
+        var rep = Create(SocketType.Rep, context);
+        var req = Create(SocketType.Req, context);
+        req.SetOption(SocketOption.Rcvtimeo, -1);
+        req.Connect(TestEndpoint.Bind(rep, transport));
+        req.Send("q");
+        Assert.Equal("q", rep.RecvString());
+        return (req, rep);
+    }
+
     /// <summary>
-    /// Waits until <paramref name="socket"/>'s Recv has asked for a wait on its turn since the count was
+    /// Waits until <paramref name="socket"/>'s Recv has begun a wait on its turn since the count was
     /// <paramref name="before"/>. It may not (the turn was not to be had): the try then goes on and proves nothing.
     /// </summary>
     private static void WaitForTurnWait(Socket socket, long before) =>
         SpinWait.SpinUntil(() => Volatile.Read(ref socket.Core.Meters.ReadTurnWaits) > before, Timeout);
+
+    /// <summary>Closes a try's sockets and context now, so that tries do not pile up I/O threads (disposal is idempotent).</summary>
+    private static void EndTry(Context context, params Socket[] sockets)
+    {
+        foreach (var socket in sockets)
+        {
+            socket.Dispose();
+        }
+
+        context.Dispose();
+    }
 }

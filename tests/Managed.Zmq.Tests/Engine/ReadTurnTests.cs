@@ -7,7 +7,7 @@ namespace Managed.Zmq.Tests.Engine;
 /// connection's OS socket itself while the read loop waits. Whatever it meets that is not a plain data frame (a PING,
 /// a frame beyond MAXMSGSIZE, a large frame, the end of the stream) goes back to the read loop, which handles it as if
 /// it had received it; a turn left away between two Recvs goes back to the loop when a Poller, ZMQ_EVENTS or a Recv
-/// that must not wait asks for input, and a context shut down meanwhile still ends the Recv.
+/// that must not wait asks for input. News no read brings during the turn: <see cref="ReadTurnNewsTests"/>.
 /// </summary>
 public sealed class ReadTurnTests : TransportSockets
 {
@@ -219,23 +219,6 @@ public sealed class ReadTurnTests : TransportSockets
 
             Assert.Equal($"n{i}", next);
         }
-    }
-
-    [Theory]
-    [TransportCases(Transport.Tcp, Transport.Ipc)]
-    public void Recv_ContextShutDownWhileAwaitingAReply_EndsWithETERM(Transport transport)
-    {
-        var context = NewContext();
-        var rep = Create(SocketType.Rep, context);
-        var req = Create(SocketType.Req, context);
-        req.SetOption(SocketOption.Rcvtimeo, -1);
-        req.Connect(TestEndpoint.Bind(rep, transport));
-        req.Send("q");
-        Assert.Equal("q", rep.RecvString());
-
-        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
-        context.Shutdown();
-        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
     }
 
     /// <summary>
