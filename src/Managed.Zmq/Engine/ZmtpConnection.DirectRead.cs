@@ -15,8 +15,8 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Runs on the socket's user thread about to wait in Recv on this, its one connection: borrows the read loop's
-    /// turn, waits in the kernel for input up to <paramref name="microseconds"/> (less if <paramref name="news"/> comes,
-    /// looked at between slices of the wait), reads and publishes the whole
+    /// turn, waits in the kernel for input up to <paramref name="microseconds"/> (through <paramref name="wait"/>, which
+    /// another thread may end early), reads and publishes the whole
     /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Under CURVE it
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
@@ -27,7 +27,7 @@ internal sealed partial class ZmtpConnection
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
     /// </summary>
-    public DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway, Threading.IWaitNews? news)
+    public DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway, Threading.InterruptibleWait? wait)
     {
         if (_closing || _raw || _expectsGroupFrames || Volatile.Read(ref _handBackPending)
             || !ReferenceEquals(Volatile.Read(ref _pipe), pipe) || !_transport.TryLendReceive(onlyIfAway))
@@ -57,7 +57,7 @@ internal sealed partial class ZmtpConnection
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it.
             var space = LendingSpace(inbound).Span;
-            int read = _transport.ReceiveLent(space, microseconds, news);
+            int read = _transport.ReceiveLent(space, microseconds, wait);
             if (read == 0)
             {
                 return DirectReadOutcome.Quiet;

@@ -40,14 +40,6 @@ internal static partial class Tuning
         /// the turn existed.
         /// </summary>
         public const int ReadTurnMicroseconds = Reactor.ParkDelayMilliseconds * 1000;
-
-        /// <summary>
-        /// Longest one kernel wait of the read turn: between two, the Recv looks for news no socket read brings (a second
-        /// peer, the context's shutdown, the socket closed), which therefore waits at most this long. Shorter wakes a Recv
-        /// awaiting a slow reply more often (once per slice, on its own thread, until <see cref="ReadTurnMicroseconds"/>
-        /// ends the turn); a reply that comes within a slice costs nothing more.
-        /// </summary>
-        public const int ReadTurnSliceMicroseconds = 1000;
     }
 
     /// <summary>

@@ -10,7 +10,7 @@ internal enum DirectReadOutcome
     /// </summary>
     Declined,
 
-    /// <summary>The turn was had and nothing came within the wait (or news ended it early).</summary>
+    /// <summary>The turn was had and nothing came within the wait (or another thread ended the wait early).</summary>
     Quiet,
 
     /// <summary>

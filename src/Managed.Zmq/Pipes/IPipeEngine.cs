@@ -16,13 +16,13 @@ internal interface IPipeEngine
     /// <summary>
     /// Socket thread, about to wait in Recv with this pipe its only one: reads the connection's OS socket itself while
     /// the read loop waits (the read turn, docs/ARCHITECTURE.md), waiting in the kernel up to
-    /// <paramref name="microseconds"/>, or until <paramref name="news"/> (looked at between slices of the wait) has come.
+    /// <paramref name="microseconds"/>, through <paramref name="wait"/> when another thread may have to end it early.
     /// <see cref="DirectReadOutcome.Read"/> when it read (whole messages may be in the pipe now);
     /// <see cref="DirectReadOutcome.Quiet"/> when nothing came; <see cref="DirectReadOutcome.Declined"/> when it could
     /// not borrow the turn or met the end of the stream. With <paramref name="onlyIfAway"/>, only a turn an earlier Recv
     /// left away.
     /// </summary>
-    DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway, Threading.IWaitNews? news) => DirectReadOutcome.Declined;
+    DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway, Threading.InterruptibleWait? wait) => DirectReadOutcome.Declined;
 
     /// <summary>Socket thread, before asking whether input is there without receiving it (a Poller): the read loop takes a turn left away back.</summary>
     void ReclaimRead()

@@ -9,13 +9,16 @@ namespace Managed.Zmq.Sockets;
 /// The read turn on the socket's side: a Recv about to wait, with one connection, reads that connection's OS socket
 /// itself (docs/ARCHITECTURE.md, the read turn), as a Send after a receive writes to it itself.
 /// </summary>
-internal sealed partial class SocketCore : IWaitNews
+internal sealed partial class SocketCore
 {
     /// <summary>
     /// The engine a Recv last read for on its turn, which may have been left away; kept even if more pipes came since,
     /// so that whatever next waits on the read loop can hand the turn back (<see cref="ReclaimReadTurn"/>). Socket thread.
     /// </summary>
     private IPipeEngine? _readTurnEngine;
+
+    /// <summary>The wait of a Recv on its read turn while it may be in the kernel, for whoever brings news to end; else null.</summary>
+    private InterruptibleWait? _turnWait;
 
     /// <summary>
     /// The engine and pipe of the socket's one connection when a Recv may read for it: a socket of a type that is not
@@ -48,67 +51,77 @@ internal sealed partial class SocketCore : IWaitNews
     /// <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
     /// </summary>
     /// <remarks>
-    /// A wait on the connection's OS socket cannot be woken by anything but that socket, so the transport waits in slices
-    /// of <see cref="Tuning.Blocking.ReadTurnSliceMicroseconds"/> and asks this socket for news between them
-    /// (<see cref="IWaitNews.HasNews"/>); without them a second peer's message or a shutdown would wait for the whole
-    /// budget. The turn stays borrowed across the slices.
+    /// A wait on the connection's OS socket is woken by nothing but that socket, so it goes through the thread's
+    /// <see cref="InterruptibleWait"/>, which whoever brings news ends (<see cref="InterruptTurnWait"/>); the Recv then ends
+    /// the turn and waits as usual, which applies the news.
     /// </remarks>
     private bool TryRecvOnReadTurn<TSink>(ref TSink sink, long deadline, out RecvStatus status)
         where TSink : IFrameSink, allows ref struct
     {
         status = RecvStatus.WouldBlock;
         long budgetEnd = Environment.TickCount64 + Tuning.Blocking.ReadTurnMicroseconds / 1000;
-        while (TryGetSoleConnection(out var engine, out var pipe))
+        var wait = InterruptibleWait.ForCurrentThread;
+
+        // Reset, say where this thread waits, then look for news (the loop's first step): news written before the look is
+        // seen by it, and news written after it interrupts the wait (see InterruptibleWait).
+        wait.Reset();
+        Volatile.Write(ref _turnWait, wait);
+        Interlocked.MemoryBarrier();
+        try
         {
-            long now = Environment.TickCount64;
-            long until = Math.Min(budgetEnd, deadline);
-            if (until <= now)
-            {
-                break;
-            }
-
-            Meters.ReadTurnWaits++;
-            var outcome = engine.ReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false, news: this);
-            if (outcome == DirectReadOutcome.Declined)
-            {
-                break;
-            }
-
-            if (outcome == DirectReadOutcome.Quiet)
+            while (TryGetSoleConnection(out var engine, out var pipe))
             {
                 if (HasNewsNoReadBrings)
                 {
                     // The usual wait applies the news (a second pipe ends the turn: it is served by the read loops).
-                    Meters.ReadTurnNewsEnds++;
                     break;
                 }
 
-                // The budget or the deadline ran out (the next round finds so), or the kernel woke the wait for nothing.
-                continue;
+                long now = Environment.TickCount64;
+                long until = Math.Min(budgetEnd, deadline);
+                if (until <= now)
+                {
+                    break;
+                }
+
+                Meters.ReadTurnWaits++;
+                var outcome = engine.ReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false, wait);
+                if (outcome == DirectReadOutcome.Declined)
+                {
+                    break;
+                }
+
+                if (outcome == DirectReadOutcome.Quiet)
+                {
+                    // Interrupted (the next round finds the news), the budget or deadline ran out, or woken for nothing.
+                    if (wait.Interrupted)
+                    {
+                        Meters.ReadTurnInterrupts++;
+                    }
+
+                    continue;
+                }
+
+                status = RecvAfterTurnRead(engine, ref sink);
+                if (status != RecvStatus.WouldBlock)
+                {
+                    return true;
+                }
             }
 
-            status = RecvAfterTurnRead(engine, ref sink);
-            if (status != RecvStatus.WouldBlock)
-            {
-                return true;
-            }
+            return false;
         }
-
-        return false;
+        finally
+        {
+            Volatile.Write(ref _turnWait, null);
+        }
     }
 
-    /// <summary>Pipe news queued for this thread, the context shut down or the socket closed: what a read turn's slice looks for.</summary>
+    /// <summary>Pipe news queued for this thread, the context shut down or the socket closed: what ends a read turn early.</summary>
     private bool HasNewsNoReadBrings => Volatile.Read(ref _pendingEvents) != 0 || _terminated || _closed;
 
-    /// <summary>The read turn's transport, between two slices of its wait, on this socket's thread.</summary>
-    bool IWaitNews.HasNews
-    {
-        get
-        {
-            Meters.ReadTurnSlices++;
-            return HasNewsNoReadBrings;
-        }
-    }
+    /// <summary>Any thread, after writing news no read brings: ends the wait of a Recv on its read turn, if one waits.</summary>
+    private void InterruptTurnWait() => Volatile.Read(ref _turnWait)?.Interrupt();
 
     /// <summary>
     /// A Recv that must not wait: when an earlier Recv left the read turn away, whatever the one connection's OS socket
@@ -118,7 +131,7 @@ internal sealed partial class SocketCore : IWaitNews
         where TSink : IFrameSink, allows ref struct
     {
         // A turn is away only after a read on it, which set _readTurnEngine: without one, one field read and done.
-        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true, news: null) != DirectReadOutcome.Read)
+        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true, wait: null) != DirectReadOutcome.Read)
         {
             return RecvStatus.WouldBlock;
         }

@@ -108,6 +108,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         _events.Enqueue((pipe, kind));
         Interlocked.Increment(ref _pendingEvents);
         Signal.Notify();
+        InterruptTurnWait();
     }
 
     /// <summary>User thread: applies attach/detach news to the pattern. Costs one volatile read when idle.</summary>
@@ -301,6 +302,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         _terminated = true;
         Interlocked.MemoryBarrier();
         Signal.Notify();
+        InterruptTurnWait();
     }
 
     /// <summary>
@@ -317,6 +319,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         _closed = true;
         Interlocked.MemoryBarrier();
         Signal.Notify();
+        InterruptTurnWait();
         ProcessEvents();
 
         int linger = Context.EffectiveLinger(Options.Linger);

@@ -37,11 +37,8 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Waits a Recv began on the read turn, each one borrow of the turn (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnWaits;
 
-    /// <summary>Slices of the read turn's waits that ended with nothing read (the news looked at). Socket thread only; read racily.</summary>
-    public long ReadTurnSlices;
-
-    /// <summary>Read turns a Recv ended early because news came that no read brings. Socket thread only; read racily.</summary>
-    public long ReadTurnNewsEnds;
+    /// <summary>Waits on the read turn that news no read brings ended early (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    public long ReadTurnInterrupts;
 
     public void Track(Pipe pipe)
     {

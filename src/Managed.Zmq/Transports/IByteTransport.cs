@@ -45,12 +45,11 @@ internal interface IByteTransport : IDisposable
 
     /// <summary>
     /// With the turn borrowed: waits up to <paramref name="microseconds"/> (0: not at all) for input, then receives
-    /// without waiting. With <paramref name="news"/>, the wait goes in slices of
-    /// <see cref="Internal.Tuning.Blocking.ReadTurnSliceMicroseconds"/> and ends early when news has come. The bytes
-    /// received; 0 when there were none; -1 at the end of the stream, on an error or on a closed transport (the read loop
-    /// then meets the same).
+    /// without waiting. With <paramref name="wait"/>, the borrower's thread waits through it, so another thread can end the
+    /// wait early. The bytes received; 0 when there were none; -1 at the end of the stream, on an error or on a closed
+    /// transport (the read loop then meets the same).
     /// </summary>
-    int ReceiveLent(Span<byte> buffer, int microseconds, Threading.IWaitNews? news) => -1;
+    int ReceiveLent(Span<byte> buffer, int microseconds, Threading.InterruptibleWait? wait) => -1;
 
     /// <summary>Gives the borrowed turn back; the pending receive now fills <paramref name="buffer"/>.</summary>
     void ReturnLent(Memory<byte> buffer, LentReturn how)

@@ -61,11 +61,11 @@ internal sealed partial class ReactorSocketTransport
         return !onlyIfAway && turn == TurnLoop && Interlocked.CompareExchange(ref _turn, TurnLent, TurnLoop) == TurnLoop;
     }
 
-    public int ReceiveLent(Span<byte> buffer, int microseconds, Threading.IWaitNews? news)
+    public int ReceiveLent(Span<byte> buffer, int microseconds, Threading.InterruptibleWait? wait)
     {
         try
         {
-            if (microseconds > 0 && !WaitReadable(microseconds, news))
+            if (microseconds > 0 && !(wait?.WaitReadable(_socket, microseconds) ?? _socket.Poll(microseconds, SelectMode.SelectRead)))
             {
                 return 0;
             }
@@ -82,36 +82,6 @@ internal sealed partial class ReactorSocketTransport
         {
             // Closed by the I/O thread meanwhile: the read loop meets the end itself.
             return -1;
-        }
-    }
-
-    /// <summary>
-    /// Waits up to <paramref name="microseconds"/> for the socket to be readable, in slices when <paramref name="news"/>
-    /// may end the wait: a poll on this socket is woken by nothing else. The turn stays borrowed across the slices, so a
-    /// reply that takes several of them costs the reactor nothing, as one long wait did.
-    /// </summary>
-    private bool WaitReadable(int microseconds, Threading.IWaitNews? news)
-    {
-        if (news is null)
-        {
-            return _socket.Poll(microseconds, SelectMode.SelectRead);
-        }
-
-        long end = System.Diagnostics.Stopwatch.GetTimestamp() + (microseconds * System.Diagnostics.Stopwatch.Frequency / 1_000_000);
-        while (true)
-        {
-            if (_socket.Poll(Math.Min(microseconds, Tuning.Blocking.ReadTurnSliceMicroseconds), SelectMode.SelectRead))
-            {
-                return true;
-            }
-
-            long left = end - System.Diagnostics.Stopwatch.GetTimestamp();
-            if (left <= 0 || news.HasNews)
-            {
-                return false;
-            }
-
-            microseconds = (int)Math.Max(1, left * 1_000_000 / System.Diagnostics.Stopwatch.Frequency);
         }
     }
 
