@@ -60,17 +60,23 @@ internal sealed partial class SocketCore
     {
         status = RecvStatus.WouldBlock;
         long budgetEnd = Environment.TickCount64 + Tuning.Blocking.ReadTurnMicroseconds / 1000;
-        var wait = InterruptibleWait.ForCurrentThread;
-
-        // Reset, say where this thread waits, then look for news (the loop's first step): news written before the look is
-        // seen by it, and news written after it interrupts the wait (see InterruptibleWait).
-        wait.Reset();
-        Volatile.Write(ref _turnWait, wait);
-        Interlocked.MemoryBarrier();
+        InterruptibleWait? wait = null;
+        bool recorded = false;
         try
         {
             while (TryGetSoleConnection(out var engine, out var pipe))
             {
+                if (!recorded)
+                {
+                    // Say where this thread waits, then look for news (next): news written before the look is seen by it,
+                    // and news written after it interrupts the wait (see InterruptibleWait). Without one (it could not be
+                    // made), news waits for the budget.
+                    recorded = true;
+                    wait = InterruptibleWait.ForCurrentThread;
+                    Volatile.Write(ref _turnWait, wait);
+                    Interlocked.MemoryBarrier();
+                }
+
                 if (HasNewsNoReadBrings)
                 {
                     // The usual wait applies the news (a second pipe ends the turn: it is served by the read loops).
@@ -94,7 +100,7 @@ internal sealed partial class SocketCore
                 if (outcome == DirectReadOutcome.Quiet)
                 {
                     // Interrupted (the next round finds the news), the budget or deadline ran out, or woken for nothing.
-                    if (wait.Interrupted)
+                    if (wait is not null && wait.Interrupted)
                     {
                         Meters.ReadTurnInterrupts++;
                     }
@@ -113,7 +119,10 @@ internal sealed partial class SocketCore
         }
         finally
         {
-            Volatile.Write(ref _turnWait, null);
+            if (recorded)
+            {
+                Volatile.Write(ref _turnWait, null);
+            }
         }
     }
 

@@ -37,7 +37,7 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Waits a Recv began on the read turn, each one borrow of the turn (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnWaits;
 
-    /// <summary>Waits on the read turn that news no read brings ended early (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    /// <summary>Waits on the read turn that an interrupt ended early: news no read brings, or rarely an interrupt meant for an earlier wait (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnInterrupts;
 
     public void Track(Pipe pipe)

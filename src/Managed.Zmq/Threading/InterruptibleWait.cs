@@ -8,9 +8,11 @@ namespace Managed.Zmq.Threading;
 /// thread's first such wait: a <see cref="WakeupChannel"/> (two descriptors), kept for the thread's life.
 /// </summary>
 /// <remarks>
-/// An interrupt is sticky: one that comes before the wait, or after it ended, makes the next wait return at once, until
-/// the waiting thread clears it with <see cref="Reset"/>. So a waiter resets, then says where it waits, then looks for
-/// the news once more, then waits: news written before that look is seen by it, and news written after it interrupts.
+/// An interrupt is a byte in the channel: one that comes before a wait makes that wait return at once, and every wait
+/// that finds one drains the channel. So a waiter says where it waits, then looks for news once more, then waits: news
+/// written before that look is seen by it, and news written after it interrupts the wait. An interrupt that comes too
+/// late for the wait it was meant for ends the thread's next wait early, once; the waiter then finds no news and waits
+/// again.
 /// </remarks>
 internal sealed class InterruptibleWait
 {
@@ -22,37 +24,39 @@ internal sealed class InterruptibleWait
     /// <summary>The sockets Select watches, refilled for every wait (Select leaves the readable ones in it).</summary>
     private readonly List<System.Net.Sockets.Socket> _watched = new(2);
 
-    /// <summary>1 from an interrupt until the waiting thread clears it: at most one byte in the channel.</summary>
-    private int _interrupted;
-
     private InterruptibleWait()
     {
     }
 
-    /// <summary>The calling thread's wait, created on first use.</summary>
-    public static InterruptibleWait ForCurrentThread => t_current ??= new InterruptibleWait();
+    /// <summary>
+    /// The calling thread's wait, created on first use; null when it cannot be made (no descriptors left, no Unix-domain
+    /// sockets): the caller then waits on its socket alone.
+    /// </summary>
+    public static InterruptibleWait? ForCurrentThread
+    {
+        get
+        {
+            if (t_current is null)
+            {
+                try
+                {
+                    t_current = new InterruptibleWait();
+                }
+                catch (SocketException)
+                {
+                    return null;
+                }
+            }
+
+            return t_current;
+        }
+    }
+
+    /// <summary>Waiting thread: whether the last <see cref="WaitReadable"/> was interrupted.</summary>
+    public bool Interrupted { get; private set; }
 
     /// <summary>Any thread: ends the wait in progress, or the next one, at once.</summary>
-    public void Interrupt()
-    {
-        if (Interlocked.Exchange(ref _interrupted, 1) == 0)
-        {
-            _channel.Signal();
-        }
-    }
-
-    /// <summary>Waiting thread, before it looks for news: clears an interrupt meant for an earlier wait. No system call unless there was one.</summary>
-    public void Reset()
-    {
-        if (Volatile.Read(ref _interrupted) != 0)
-        {
-            _channel.Drain();
-            Volatile.Write(ref _interrupted, 0);
-        }
-    }
-
-    /// <summary>Waiting thread: whether the last <see cref="WaitReadable"/> found an interrupt.</summary>
-    public bool Interrupted { get; private set; }
+    public void Interrupt() => _channel.Signal();
 
     /// <summary>
     /// Waiting thread: waits up to <paramref name="microseconds"/> for <paramref name="socket"/> to be readable. False when
@@ -65,6 +69,11 @@ internal sealed class InterruptibleWait
         _watched.Add(_channel.Reader);
         System.Net.Sockets.Socket.Select(_watched, null, null, microseconds);
         Interrupted = _watched.Contains(_channel.Reader);
+        if (Interrupted)
+        {
+            _channel.Drain();
+        }
+
         return _watched.Contains(socket);
     }
 }

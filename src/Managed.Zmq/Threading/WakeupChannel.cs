@@ -3,9 +3,9 @@ using System.Net.Sockets;
 namespace Managed.Zmq.Threading;
 
 /// <summary>
-/// Interrupts an I/O thread blocked in <see cref="System.Net.Sockets.Socket.Select(System.Collections.IList?, System.Collections.IList?, System.Collections.IList?, int)"/>: a connected pair of Unix-domain
-/// sockets, one per I/O thread (not per socket: NetMQ's per-socket loopback pairs exhausted ports).
-/// A byte written to one end makes the other readable.
+/// Interrupts a thread blocked in <see cref="System.Net.Sockets.Socket.Select(System.Collections.IList?, System.Collections.IList?, System.Collections.IList?, int)"/>: a connected pair of Unix-domain
+/// sockets, one per I/O thread and one per thread that waits on a read turn (<see cref="InterruptibleWait"/>), not
+/// per socket (NetMQ's per-socket loopback pairs exhausted ports). A byte written to one end makes the other readable.
 /// </summary>
 internal sealed class WakeupChannel : IDisposable
 {
@@ -44,7 +44,7 @@ internal sealed class WakeupChannel : IDisposable
         _writer.Blocking = false;
     }
 
-    /// <summary>The end the I/O thread watches for readability.</summary>
+    /// <summary>The end the waiting thread watches for readability.</summary>
     public System.Net.Sockets.Socket Reader => _reader;
 
     /// <summary>Makes <see cref="Reader"/> readable. Any thread.</summary>
@@ -55,7 +55,7 @@ internal sealed class WakeupChannel : IDisposable
         _writer.Send(one, SocketFlags.None, out _);
     }
 
-    /// <summary>Consumes pending wake-ups. I/O thread.</summary>
+    /// <summary>Consumes pending wake-ups. The waiting thread.</summary>
     public void Drain()
     {
         // A short read means nothing is left: no second call just to hear "would block".

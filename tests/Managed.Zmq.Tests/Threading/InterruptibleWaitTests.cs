@@ -3,9 +3,9 @@ using Managed.Zmq.Threading;
 namespace Managed.Zmq.Tests.Threading;
 
 /// <summary>
-/// <see cref="InterruptibleWait"/>: a thread's wait for a socket to be readable that another thread can end, with
-/// interrupts that stick until the waiting thread resets them (the read turn's wait, docs/ARCHITECTURE.md). Each wait
-/// here would last far longer than the test's limit if the interrupt did not end it.
+/// <see cref="InterruptibleWait"/>: a thread's wait for a socket to be readable that another thread can end, with an
+/// interrupt that ends the next wait if none is in progress and is used up by the wait it ends (the read turn's wait,
+/// docs/ARCHITECTURE.md). Each wait here would last far longer than the test's limit if nothing ended it.
 /// </summary>
 public sealed class InterruptibleWaitTests
 {
@@ -15,96 +15,69 @@ public sealed class InterruptibleWaitTests
     [Fact]
     public void WaitReadable_SocketReadable_ReturnsTrue()
     {
-        var pairs = ReactorSockets.Pairs(1);
-        try
-        {
-            var (client, server) = pairs[0];
-            client.Send([1]);
-            bool readable = false;
-            var call = Support.BackgroundCall.Start(() => readable = InterruptibleWait.ForCurrentThread.WaitReadable(server, LongWaitMicroseconds));
-            Assert.True(call.Wait((int)ReactorSockets.WaitLimit.TotalMilliseconds), "the wait did not end");
-            Assert.True(readable);
-        }
-        finally
-        {
-            ReactorSockets.DisposeAll(pairs);
-        }
+        Assert.True(WaitOnAThreadOfItsOwn(before: (_, peer, _) => peer.Send([1])));
     }
 
     [Fact]
     public void WaitReadable_InterruptedBeforeTheWait_ReturnsFalse()
     {
-        var pairs = ReactorSockets.Pairs(1);
-        try
-        {
-            bool readable = true;
-            var call = Support.BackgroundCall.Start(() =>
-            {
-                var wait = InterruptibleWait.ForCurrentThread;
-                wait.Interrupt();
-                readable = wait.WaitReadable(pairs[0].Server, LongWaitMicroseconds);
-            });
-            Assert.True(call.Wait((int)ReactorSockets.WaitLimit.TotalMilliseconds), "the interrupt did not end the wait");
-            Assert.False(readable);
-        }
-        finally
-        {
-            ReactorSockets.DisposeAll(pairs);
-        }
+        Assert.False(WaitOnAThreadOfItsOwn(before: (wait, _, _) => wait.Interrupt()));
     }
 
     [Fact]
     public void WaitReadable_InterruptedFromAnotherThread_ReturnsFalse()
     {
-        var pairs = ReactorSockets.Pairs(1);
-        try
-        {
-            InterruptibleWait? waitOfThread = null;
-            using var started = new ManualResetEventSlim();
-            bool readable = true;
-            var call = Support.BackgroundCall.Start(() =>
-            {
-                var wait = InterruptibleWait.ForCurrentThread;
-                waitOfThread = wait;
-                started.Set();
-                readable = wait.WaitReadable(pairs[0].Server, LongWaitMicroseconds);
-            });
-            Assert.True(started.Wait(ReactorSockets.WaitLimit), "the thread did not start");
-            waitOfThread!.Interrupt();
-            Assert.True(call.Wait((int)ReactorSockets.WaitLimit.TotalMilliseconds), "the interrupt did not end the wait");
-            Assert.False(readable);
-        }
-        finally
-        {
-            ReactorSockets.DisposeAll(pairs);
-        }
+        Assert.False(WaitOnAThreadOfItsOwn(meanwhile: wait => wait.Interrupt()));
     }
 
     [Fact]
-    public void Reset_AfterAnInterrupt_ALaterInterruptStillEndsAWait()
+    public void WaitReadable_AfterAnInterruptedWait_TheNextWaitIsNotInterrupted()
+    {
+        InterruptibleWait? waitOfThread = null;
+        bool firstInterrupted = false;
+        bool readable = WaitOnAThreadOfItsOwn(before: (wait, peer, watched) =>
+        {
+            waitOfThread = wait;
+            wait.Interrupt();
+            Assert.False(wait.WaitReadable(watched, LongWaitMicroseconds));
+            firstInterrupted = wait.Interrupted;
+            peer.Send([1]);
+        });
+
+        // The interrupt was used up by the wait it ended: the next one sees the socket, and no interrupt.
+        Assert.True(firstInterrupted);
+        Assert.True(readable);
+        Assert.False(waitOfThread!.Interrupted);
+    }
+
+    /// <summary>
+    /// On a thread of its own: runs <paramref name="before"/> with the thread's wait, the peer of a connected socket and
+    /// that socket, then waits for the socket to be readable, while this thread runs <paramref name="meanwhile"/> with
+    /// the same wait. What the wait returned; fails the test if it did not end within <see cref="ReactorSockets.WaitLimit"/>.
+    /// </summary>
+    private static bool WaitOnAThreadOfItsOwn(
+        Action<InterruptibleWait, System.Net.Sockets.Socket, System.Net.Sockets.Socket>? before = null,
+        Action<InterruptibleWait>? meanwhile = null)
     {
         var pairs = ReactorSockets.Pairs(1);
         try
         {
+            var (peer, watched) = pairs[0];
             InterruptibleWait? waitOfThread = null;
-            using var started = new ManualResetEventSlim();
-            bool readable = true;
+            using var ready = new ManualResetEventSlim();
+            bool readable = false;
             var call = Support.BackgroundCall.Start(() =>
             {
-                var wait = InterruptibleWait.ForCurrentThread;
-                wait.Interrupt();
-                wait.Reset();
+                var wait = InterruptibleWait.ForCurrentThread!;
+                before?.Invoke(wait, peer, watched);
                 waitOfThread = wait;
-                started.Set();
-                readable = wait.WaitReadable(pairs[0].Server, LongWaitMicroseconds);
+                ready.Set();
+                readable = wait.WaitReadable(watched, LongWaitMicroseconds);
             });
-            Assert.True(started.Wait(ReactorSockets.WaitLimit), "the thread did not start");
-
-            // Had the reset left the first interrupt marked, this one would not reach the channel, and the wait would
-            // outlast the test's limit.
-            waitOfThread!.Interrupt();
-            Assert.True(call.Wait((int)ReactorSockets.WaitLimit.TotalMilliseconds), "the second interrupt did not end the wait");
-            Assert.False(readable);
+            Assert.True(ready.Wait(ReactorSockets.WaitLimit), "the thread did not start");
+            meanwhile?.Invoke(waitOfThread!);
+            Assert.True(call.Wait((int)ReactorSockets.WaitLimit.TotalMilliseconds), "the wait did not end");
+            return readable;
         }
         finally
         {
