@@ -19,6 +19,10 @@ internal sealed class InterruptibleWait
     [ThreadStatic]
     private static InterruptibleWait? t_current;
 
+    /// <summary>Set when this thread's wait could not be made: it is not tried again, so no Recv pays for a failure twice.</summary>
+    [ThreadStatic]
+    private static bool t_unavailable;
+
     private readonly WakeupChannel _channel = new();
 
     /// <summary>The sockets Select watches, refilled for every wait (Select leaves the readable ones in it).</summary>
@@ -29,26 +33,21 @@ internal sealed class InterruptibleWait
     }
 
     /// <summary>
-    /// The calling thread's wait, created on first use; null when it cannot be made (no descriptors left, no Unix-domain
-    /// sockets): the caller then waits on its socket alone.
+    /// The calling thread's wait, created on first use; null when it could not be made (no descriptors left, no
+    /// Unix-domain sockets), then and for the rest of the thread's life: the caller then waits on its socket alone.
     /// </summary>
-    public static InterruptibleWait? ForCurrentThread
-    {
-        get
-        {
-            if (t_current is null)
-            {
-                try
-                {
-                    t_current = new InterruptibleWait();
-                }
-                catch (SocketException)
-                {
-                    return null;
-                }
-            }
+    public static InterruptibleWait? ForCurrentThread => t_current ?? (t_unavailable ? null : Create());
 
-            return t_current;
+    private static InterruptibleWait? Create()
+    {
+        try
+        {
+            return t_current = new InterruptibleWait();
+        }
+        catch (Exception ex) when (ex is SocketException or IOException or UnauthorizedAccessException or PlatformNotSupportedException)
+        {
+            t_unavailable = true;
+            return null;
         }
     }
 
