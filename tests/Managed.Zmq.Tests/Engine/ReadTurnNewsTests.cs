@@ -34,8 +34,7 @@ public sealed class ReadTurnNewsTests : TransportSockets
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Recv_ContextShutDownDuringTheTurnsWait_TurnEndsOnTheNewsAndRecvThrowsETERM(Transport transport)
     {
-        bool endedOnNews = false;
-        for (int i = 0; i < Tries && !endedOnNews; i++)
+        AssertInSomeTry("no read turn ended on the shutdown", _ =>
         {
             var context = NewContext();
             var (req, rep) = ReqAwaitingReply(context, transport);
@@ -44,19 +43,17 @@ public sealed class ReadTurnNewsTests : TransportSockets
             WaitForTurnWait(req, 0);
             context.Shutdown();
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
-            endedOnNews = Volatile.Read(ref req.Core.Meters.ReadTurnInterrupts) > 0;
+            bool endedOnNews = Volatile.Read(ref req.Core.Meters.ReadTurnInterrupts) > 0;
             EndTry(context, req, rep);
-        }
-
-        Assert.True(endedOnNews, $"in {Tries} tries, no read turn ended on the shutdown");
+            return endedOnNews;
+        });
     }
 
     [Theory]
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Recv_SecondPeerSendsDuringTheTurnsWait_TurnEndsOnTheNewsAndItsMessageArrives(Transport transport)
     {
-        bool endedOnNews = false;
-        for (int i = 0; i < Tries && !endedOnNews; i++)
+        AssertInSomeTry("no read turn ended on the second peer", i =>
         {
             var context = NewContext();
             var client = Create(SocketType.Dealer, context);
@@ -78,19 +75,17 @@ public sealed class ReadTurnNewsTests : TransportSockets
             second.Send($"second {i}");
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
             Assert.Equal($"second {i}", received);
-            endedOnNews = Volatile.Read(ref client.Core.Meters.ReadTurnInterrupts) > 0;
+            bool endedOnNews = Volatile.Read(ref client.Core.Meters.ReadTurnInterrupts) > 0;
             EndTry(context, client, first, second);
-        }
-
-        Assert.True(endedOnNews, $"in {Tries} tries, no read turn ended on the second peer");
+            return endedOnNews;
+        });
     }
 
     [Theory]
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Recv_ReplyWhileTheTurnWaits_ReadOnOneBorrowOfTheTurn(Transport transport)
     {
-        bool readOnTheTurn = false;
-        for (int i = 0; i < Tries && !readOnTheTurn; i++)
+        AssertInSomeTry("no reply was read on the turn", i =>
         {
             var context = NewContext();
             var (req, rep) = ReqAwaitingReply(context, transport);
@@ -109,11 +104,26 @@ public sealed class ReadTurnNewsTests : TransportSockets
             long moreWaits = Volatile.Read(ref req.Core.Meters.ReadTurnWaits) - waits;
             long moreReads = Volatile.Read(ref req.Core.Meters.ReadTurnReads) - reads;
             Assert.True(moreWaits <= moreReads + 1, $"{moreWaits} waits for {moreReads} reads on the turn");
-            readOnTheTurn = waiting && moreReads > 0;
             EndTry(context, req, rep);
+            return waiting && moreReads > 0;
+        });
+    }
+
+    /// <summary>
+    /// Runs <paramref name="tryOnce"/> (given the try's number) until it returns true, at most <see cref="Tries"/> times;
+    /// fails the test, saying that <paramref name="what"/>, if no try did.
+    /// </summary>
+    private static void AssertInSomeTry(string what, Func<int, bool> tryOnce)
+    {
+        for (int i = 0; i < Tries; i++)
+        {
+            if (tryOnce(i))
+            {
+                return;
+            }
         }
 
-        Assert.True(readOnTheTurn, $"in {Tries} tries, no reply was read on the turn");
+        Assert.Fail($"in {Tries} tries, {what}");
     }
 
     /// <summary>A REQ that sent a request its REP has received: its next Recv awaits the reply on its turn.</summary>

@@ -22,8 +22,18 @@ namespace Managed.Zmq.Security.Crypto;
 /// </remarks>
 internal static class EdwardsBase
 {
-    private const int Rows = 32;
-    private const int EntriesPerRow = 8;
+    /// <summary>Bits per digit: radix 16.</summary>
+    private const int RadixBits = 4;
+
+    /// <summary>Digits of a 32-octet scalar: 64.</summary>
+    private const int Digits = 8 * X25519.Size / RadixBits;
+
+    /// <summary>A row per pair of digits, so row r holds multiples of 256^r × B: 32 rows.</summary>
+    private const int Rows = Digits / 2;
+    private const int BitsPerRow = 2 * RadixBits;
+
+    /// <summary>A digit's magnitude is at most 8, half the radix.</summary>
+    private const int EntriesPerRow = 1 << (RadixBits - 1);
 
     // RFC 8032 §5.1: d of edwards25519 (-121665 / 121666) and the base point B (y = 4 / 5, x the even root), as
     // 32 little-endian octets (RFC 7748 §5's encoding).
@@ -44,7 +54,7 @@ internal static class EdwardsBase
         // scalar, ends at most 8.
         Span<byte> k = stackalloc byte[X25519.Size];
         X25519.DecodeScalar(scalar, k);
-        Span<sbyte> digits = stackalloc sbyte[2 * X25519.Size];
+        Span<sbyte> digits = stackalloc sbyte[Digits];
         for (int i = 0; i < X25519.Size; i++)
         {
             digits[2 * i] = (sbyte)(k[i] & 15);
@@ -69,7 +79,7 @@ internal static class EdwardsBase
             sum = Add(sum, Select(table, i / 2, digits[i]));
         }
 
-        sum = Double(Double(Double(Double(sum))));
+        sum = DoubleTimes(sum, RadixBits);
         for (int i = 0; i < digits.Length; i += 2)
         {
             sum = Add(sum, Select(table, i / 2, digits[i]));
@@ -138,6 +148,17 @@ internal static class EdwardsBase
         return new Extended(FieldElement.Multiply(e, t), FieldElement.Multiply(sum, difference), FieldElement.Multiply(difference, t), FieldElement.Multiply(e, sum));
     }
 
+    /// <summary>2^<paramref name="count"/> p: <paramref name="count"/> doublings in a row.</summary>
+    private static Extended DoubleTimes(Extended p, int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            p = Double(p);
+        }
+
+        return p;
+    }
+
     /// <summary>The table: entry r × 8 + j - 1 is j × 256^r × B.</summary>
     private static Cached[] BuildTable()
     {
@@ -159,9 +180,9 @@ internal static class EdwardsBase
                 table[(row * EntriesPerRow) + j] = Cached.From(multiple, d2);
             }
 
-            for (int i = 0; row < Rows - 1 && i < 8; i++)
+            if (row < Rows - 1)
             {
-                rowBase = Double(rowBase);
+                rowBase = DoubleTimes(rowBase, BitsPerRow);
             }
         }
 
