@@ -55,7 +55,7 @@ public enum SocketOption
     /// <summary>Alias of <see cref="Rcvmore"/>, a spelling Net.Zmq code uses (docs/migrating.md).</summary>
     RcvMore = Rcvmore,
 
-    /// <summary>Non-zero, stable per socket [T]. In this version it is an opaque value, not a pollable OS handle. Readable with any T of at least 4 bytes.</summary>
+    /// <summary>Non-zero, stable per socket. In this version it is an opaque value, not a pollable OS handle. Readable with any T of at least 4 bytes.</summary>
     /// <remarks>Accessor type: int/long/nint. Access: read-only.</remarks>
     Fd = 14,
 
