@@ -35,9 +35,10 @@ internal static partial class Tuning
 
         /// <summary>
         /// Longest a Recv waits in the kernel on its one connection's OS socket (the read turn, docs/ARCHITECTURE.md)
-        /// before it gives the turn back and parks as any wait does. The reactor's own quiet spell
-        /// (<see cref="Reactor.ParkDelayMilliseconds"/>), so a peer that answers slower than this costs what it did before
-        /// the turn existed.
+        /// on a thread whose wake-up channel could not be made (Threading/InterruptibleWait), before it gives the turn
+        /// back and parks as any wait does: news that no read brings (a shutdown, a second peer) reaches it no later.
+        /// The reactor's own quiet spell (<see cref="Reactor.ParkDelayMilliseconds"/>). A thread with its channel waits on
+        /// the turn until the reply, news or the deadline, since news interrupts that wait.
         /// </summary>
         public const int ReadTurnMicroseconds = Reactor.ParkDelayMilliseconds * 1000;
     }
@@ -59,11 +60,15 @@ internal static partial class Tuning
         public const int ParkDelayMilliseconds = 20;
 
         /// <summary>
-        /// How often the I/O thread looks at a read turn it stopped watching (input came while the socket's thread had
-        /// borrowed it): one left away between two Recvs goes back to the read loop at the latest after this, so
-        /// heartbeats, the end of the stream and a Poller's input are not held back longer.
+        /// How long after it stopped watching a read turn the I/O thread looks at it again (input came while the
+        /// socket's thread had borrowed it). A turn left away between two Recvs then goes back to the read loop, and one
+        /// still borrowed is watched again, so a peer's PING or the end of the stream is held back at most this long
+        /// while the application does not receive (our own heartbeat tick and a Poller take the turn back sooner). A
+        /// request-reply peer that answers within this costs the I/O thread no wake-up at all; one slower costs it two per
+        /// round trip (this look, then the input it watches again). The order of libzmq's default ZMQ_RECONNECT_IVL, so a
+        /// peer gone while the application was busy elsewhere is noticed about as soon as libzmq would reconnect to it.
         /// </summary>
-        public const int LentTurnCheckMilliseconds = ParkDelayMilliseconds;
+        public const int LentTurnCheckMilliseconds = 100;
 
         /// <summary>
         /// Quiet readers are parked only while more than this many wait in Select. A park's wake-up comes through

@@ -45,9 +45,10 @@ internal sealed partial class SocketCore
     }
 
     /// <summary>
-    /// Recv's wait on the read turn: reads for the one connection until a frame can be received, nothing came for
-    /// <see cref="Tuning.Blocking.ReadTurnMicroseconds"/>, the deadline passed, news came that no read brings (a pipe
-    /// attached or detached, the context shut down, the socket closed), or the turn is not to be had. True with the final
+    /// Recv's wait on the read turn: reads for the one connection until a frame can be received, the deadline passed,
+    /// news came that no read brings (a pipe attached or detached, the context shut down, the socket closed), or the
+    /// turn is not to be had; on a thread without its <see cref="InterruptibleWait"/>, also once nothing came for
+    /// <see cref="Tuning.Blocking.ReadTurnMicroseconds"/>, since news cannot end its wait. True with the final
     /// <paramref name="status"/> when the call is over; false when the caller goes on to wait as usual.
     /// </summary>
     /// <remarks>
@@ -59,7 +60,7 @@ internal sealed partial class SocketCore
         where TSink : IFrameSink, allows ref struct
     {
         status = RecvStatus.WouldBlock;
-        long budgetEnd = Environment.TickCount64 + Tuning.Blocking.ReadTurnMicroseconds / 1000;
+        long budgetEnd = long.MaxValue;
         InterruptibleWait? wait = null;
         bool recorded = false;
         try
@@ -75,6 +76,10 @@ internal sealed partial class SocketCore
                     wait = InterruptibleWait.ForCurrentThread;
                     Volatile.Write(ref _turnWait, wait);
                     Interlocked.MemoryBarrier();
+                    if (wait is null)
+                    {
+                        budgetEnd = Environment.TickCount64 + Tuning.Blocking.ReadTurnMicroseconds / 1000;
+                    }
                 }
 
                 if (HasNewsNoReadBrings)
@@ -91,7 +96,7 @@ internal sealed partial class SocketCore
                 }
 
                 Meters.ReadTurnWaits++;
-                var outcome = engine.ReadDirect(pipe, (int)Math.Min((until - now) * 1000, int.MaxValue), onlyIfAway: false, wait);
+                var outcome = engine.ReadDirect(pipe, MicrosecondsUntil(until, now), onlyIfAway: false, wait);
                 if (outcome == DirectReadOutcome.Declined)
                 {
                     break;
@@ -124,6 +129,17 @@ internal sealed partial class SocketCore
                 Volatile.Write(ref _turnWait, null);
             }
         }
+    }
+
+    /// <summary>
+    /// The wait from <paramref name="now"/> to <paramref name="until"/> (tick counts in milliseconds), in microseconds, at
+    /// most <see cref="int.MaxValue"/> (the turn's loop waits again after that). Without a deadline
+    /// <paramref name="until"/> is <see cref="long.MaxValue"/>, whose product with 1000 would wrap.
+    /// </summary>
+    internal static int MicrosecondsUntil(long until, long now)
+    {
+        long milliseconds = until - now;
+        return milliseconds >= int.MaxValue / 1000 ? int.MaxValue : (int)(milliseconds * 1000);
     }
 
     /// <summary>Pipe news queued for this thread, the context shut down or the socket closed: what ends a read turn early.</summary>

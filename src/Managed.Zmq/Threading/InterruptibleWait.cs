@@ -38,6 +38,13 @@ internal sealed class InterruptibleWait
     /// </summary>
     public static InterruptibleWait? ForCurrentThread => t_current ?? (t_unavailable ? null : Create());
 
+    /// <summary>
+    /// From now on the calling thread goes without its wait, as a thread whose channel could not be made does
+    /// (<see cref="ForCurrentThread"/> null): for the tests of that path, which otherwise needs the process's descriptors
+    /// used up. No effect on a thread that has its wait already.
+    /// </summary>
+    internal static void GoWithoutForCurrentThread() => t_unavailable = t_current is null;
+
     private static InterruptibleWait? Create()
     {
         try

@@ -193,20 +193,27 @@ internal sealed partial class ReactorSocketTransport
     }
 
     /// <summary>
-    /// I/O thread: a turn left away goes back to the loop; one still borrowed is checked again later. The timer runs
-    /// for as long as the turn is unwatched (LentUnwatched or Away), the only states in which nobody watches.
+    /// I/O thread: a turn left away goes back to the loop; one still borrowed is watched again (Lent), so that a long
+    /// wait on the turn costs this thread one look, not one per period. The timer is armed whenever the turn becomes
+    /// unwatched (LentUnwatched, and from it Away), the only states in which nobody watches, and this look leaves neither.
     /// </summary>
     private void CheckTurn()
     {
         _turnCheckArmed = false;
         while (!_disposed && !ReclaimLentHere())
         {
-            // Not away: still borrowed and unwatched (look again later), watched again (done), or left away meanwhile (retry).
+            // Not away: still borrowed and unwatched (watch it again), watched again (done), or left away meanwhile (retry).
             int turn = Volatile.Read(ref _turn);
             if (turn == TurnLentUnwatched)
             {
-                ArmTurnCheck();
-                return;
+                // The borrower returns a watched turn to Loop (ReturnLent), whatever it read: nobody needs a timer then.
+                if (Interlocked.CompareExchange(ref _turn, TurnLent, TurnLentUnwatched) == TurnLentUnwatched)
+                {
+                    Rewatch();
+                    return;
+                }
+
+                continue;
             }
 
             if (turn != TurnAway)

@@ -19,7 +19,7 @@ public sealed class HeartbeatTimerTests : ResilienceFixture
         // One I/O thread (the default), so it is the connection's.
         Assert.Equal(1, Context.IoThreadCount);
         IoThread thread = Context.NextIoThread();
-        int before = PendingTimers(thread);
+        int before = IoThreadProbe.PendingTimers(thread, Timeout);
         using var peer = RawPeer.Connect(port);
 
         // One write, so the handshake reads it whole and the PING and the bad frame are its leftover
@@ -32,14 +32,6 @@ public sealed class HeartbeatTimerTests : ResilienceFixture
 
         Assert.True(peer.WaitUntilClosed(Timeout), "the bad frame ends the connection");
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
-        Assert.Equal(before, PendingTimers(thread));
-    }
-
-    private static int PendingTimers(IoThread thread)
-    {
-        var read = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
-        thread.Schedule(_ => read.SetResult(thread.PendingTimers), null);
-        Assert.True(read.Task.Wait(Timeout), "the I/O thread ran the read");
-        return read.Task.Result;
+        Assert.Equal(before, IoThreadProbe.PendingTimers(thread, Timeout));
     }
 }

@@ -1,17 +1,19 @@
+using Managed.Zmq.Internal;
 using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Threading;
 
 namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
 /// News no socket read brings, during a Recv's read turn (docs/ARCHITECTURE.md, the read turn): a wait on the one
 /// connection's OS socket cannot be woken by a context shut down or a second peer, so whoever brings such news interrupts
-/// the wait, and the Recv ends the turn then rather than at the end of the turn's budget; with no news the turn stays
-/// borrowed for the whole wait.
+/// the wait, and the Recv ends the turn then; with no news the turn stays borrowed for the whole wait. A thread whose
+/// wake-up channel could not be made keeps a budget on its turn instead, so news still reaches it.
 /// </summary>
 /// <remarks>
-/// Whether the news comes while the Recv waits on its turn is a race with the turn's budget (a slow machine may use it
-/// up first), so the tests that need it try a few times and need one try in which it did; every try's Recv must end as
-/// the news says, whichever way it ended. Without timing, the tests show the path through the socket's meters (the
+/// Whether the news comes while the Recv waits on its turn is a race (the turn may not be to be had, or the news may come
+/// before the wait), so the tests that need it try a few times and need one try in which it did; every try's Recv must
+/// end as the news says, whichever way it ended. Without timing, the tests show the path through the socket's meters (the
 /// waits the news interrupted, the borrows of the turn), not how much sooner the Recv ends (BENCHMARKS.md has that).
 /// </remarks>
 public sealed class ReadTurnNewsTests : TransportSockets
@@ -107,6 +109,56 @@ public sealed class ReadTurnNewsTests : TransportSockets
             EndTry(context, req, rep);
             return waiting && moreReads > 0;
         });
+    }
+
+    /// <summary>
+    /// A thread whose wake-up channel could not be made (no descriptors left) waits on its turn for the budget at most, so
+    /// news still reaches its Recv: a shutdown ends it with ETERM, with no wait interrupted.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ThreadWithoutItsWakeupChannel_ShutdownEndsItWithETERM(Transport transport)
+    {
+        var context = NewContext();
+        var (req, _) = ReqAwaitingReply(context, transport);
+        long waits = Volatile.Read(ref req.Core.Meters.ReadTurnWaits);
+        var call = BackgroundCall.Start(() =>
+        {
+            InterruptibleWait.GoWithoutForCurrentThread();
+            AssertZmqError(ZmqConstants.ETERM, () => req.RecvString());
+        });
+        WaitForTurnWait(req, waits);
+        context.Shutdown();
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+        Assert.Equal(0, Volatile.Read(ref req.Core.Meters.ReadTurnInterrupts));
+    }
+
+    /// <summary>
+    /// Without its wake-up channel a thread gives the turn back once the budget is spent: a reply slower than that is read
+    /// by the read loop, and delivered.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ThreadWithoutItsWakeupChannel_SlowReplyReadByTheReadLoop(Transport transport)
+    {
+        var context = NewContext();
+        var (req, rep) = ReqAwaitingReply(context, transport);
+        long waits = Volatile.Read(ref req.Core.Meters.ReadTurnWaits);
+        long reads = Volatile.Read(ref req.Core.Meters.ReadTurnReads);
+        string? reply = null;
+        var call = BackgroundCall.Start(() =>
+        {
+            InterruptibleWait.GoWithoutForCurrentThread();
+            reply = req.RecvString();
+        });
+        WaitForTurnWait(req, waits);
+
+        // The peer's slowness is the condition under test, not a synchronisation: the reply comes well after the budget.
+        Thread.Sleep(3 * Tuning.Blocking.ReadTurnMicroseconds / 1000);
+        rep.Send("slow");
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+        Assert.Equal("slow", reply);
+        Assert.Equal(reads, Volatile.Read(ref req.Core.Meters.ReadTurnReads));
     }
 
     /// <summary>

@@ -1,3 +1,4 @@
+using Managed.Zmq.Internal;
 using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Engine;
@@ -11,6 +12,9 @@ namespace Managed.Zmq.Tests.Engine;
 /// </summary>
 public sealed class ReadTurnTests : TransportSockets
 {
+    /// <summary>Tries of a test that needs the Recv to take its turn, which the read loop may hold at that moment.</summary>
+    private const int TurnTries = 20;
+
     private (Socket Req, Socket Rep) ReqRep(Transport transport)
     {
         var rep = Create(SocketType.Rep);
@@ -219,6 +223,115 @@ public sealed class ReadTurnTests : TransportSockets
 
             Assert.Equal($"n{i}", next);
         }
+    }
+
+    /// <summary>
+    /// A reply slower than the turn's budget (which applies only to a thread without its wake-up channel) is read on the
+    /// turn, on one borrow: the wait ends on the reply, on news or at the deadline, so a slow peer does not cost the I/O
+    /// thread a read and a wake-up of the Recv's thread besides.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_ReplySlowerThanTheTurnBudget_ReadOnOneBorrowOfTheTurn(Transport transport)
+    {
+        var (req, rep) = ReqRep(transport);
+
+        // No deadline, as a Recv has by default: the turn's wait is then bounded by nothing but the reply.
+        req.SetOption(SocketOption.Rcvtimeo, -1);
+        for (int i = 0; i < TurnTries; i++)
+        {
+            req.Send($"q{i}");
+            Assert.Equal($"q{i}", rep.RecvString());
+            var meters = req.Core.Meters;
+            long waits = Volatile.Read(ref meters.ReadTurnWaits);
+            long reads = Volatile.Read(ref meters.ReadTurnReads);
+            long interrupts = Volatile.Read(ref meters.ReadTurnInterrupts);
+            bool onTurn = false;
+            var slowPeer = BackgroundCall.Start(() =>
+            {
+                onTurn = SpinWait.SpinUntil(() => Volatile.Read(ref meters.ReadTurnWaits) > waits, Timeout);
+
+                // The peer's slowness is the condition under test, not a synchronisation: the reply comes well after the
+                // budget, however fast or slow the machine.
+                Thread.Sleep(3 * Tuning.Blocking.ReadTurnMicroseconds / 1000);
+                rep.Send($"r{i}");
+            });
+            Assert.Equal($"r{i}", req.RecvString());
+            Assert.True(slowPeer.Wait(Timeout), "the slow peer did not answer");
+            if (!onTurn)
+            {
+                // The turn was not to be had (the read loop was receiving): this try proves nothing.
+                continue;
+            }
+
+            long moreWaits = Volatile.Read(ref meters.ReadTurnWaits) - waits;
+            long moreReads = Volatile.Read(ref meters.ReadTurnReads) - reads;
+            long moreInterrupts = Volatile.Read(ref meters.ReadTurnInterrupts) - interrupts;
+            Assert.True(moreReads > 0, "the read loop read the reply: the turn was given back before it came");
+            Assert.True(moreWaits <= moreReads + moreInterrupts, $"{moreWaits} waits for {moreReads} reads and {moreInterrupts} interrupts");
+            return;
+        }
+
+        Assert.Fail($"in {TurnTries} tries, the Recv never took its turn");
+    }
+
+    [Theory]
+    [InlineData(long.MaxValue, 1_000L, int.MaxValue)]
+    [InlineData(long.MaxValue, long.MaxValue / 2, int.MaxValue)]
+    [InlineData(5_000L + int.MaxValue, 5_000L, int.MaxValue)]
+    [InlineData(1_020L, 1_000L, 20_000)]
+    [InlineData(1_001L, 1_000L, 1_000)]
+    public void MicrosecondsUntil_AnyDeadline_PositiveAndAtMostIntMax(long until, long now, int expected)
+    {
+        Assert.Equal(expected, Managed.Zmq.Sockets.SocketCore.MicrosecondsUntil(until, now));
+    }
+
+    /// <summary>
+    /// A Recv still on its turn when the I/O thread's check of an unwatched turn comes: the I/O thread watches the
+    /// connection again instead of looking again every period, so a long wait costs it one look, and no timer is left;
+    /// the reply is still read on the turn.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_StillOnItsTurnAtTheCheck_WatchedAgainWithNoTimerLeft(Transport transport)
+    {
+        // The client alone in its context, whose one I/O thread is then the connection's with no other timer.
+        var clientContext = NewContext();
+        var rep = Create(SocketType.Rep);
+        var req = Create(SocketType.Req, clientContext);
+        req.SetOption(SocketOption.Rcvtimeo, 4 * Timeout);
+        req.Connect(TestEndpoint.Bind(rep, transport));
+        var thread = clientContext.NextIoThread();
+        var meters = req.Core.Meters;
+        for (int i = 0; i < 10_000; i++)
+        {
+            req.Send($"q{i}");
+            Assert.Equal($"q{i}", rep.RecvString());
+
+            // The check is armed when the I/O thread saw input while the turn was borrowed: the Recv borrows the turn
+            // unwatched then. Otherwise (the turn is watched), answer and try again.
+            if (IoThreadProbe.PendingTimers(thread, Timeout) == 0)
+            {
+                rep.Send($"r{i}");
+                Assert.Equal($"r{i}", req.RecvString());
+                continue;
+            }
+
+            long waits = Volatile.Read(ref meters.ReadTurnWaits);
+            long reads = Volatile.Read(ref meters.ReadTurnReads);
+            var peer = BackgroundCall.Start(() =>
+            {
+                Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref meters.ReadTurnWaits) > waits, Timeout), "the Recv did not take its turn");
+                Eventually.True(() => IoThreadProbe.PendingTimers(thread, Timeout) == 0, "the check was armed again", Timeout);
+                rep.Send($"r{i}");
+            });
+            Assert.Equal($"r{i}", req.RecvString());
+            Assert.True(peer.Wait(2 * Timeout), "the peer did not answer");
+            Assert.True(Volatile.Read(ref meters.ReadTurnReads) > reads, "the read loop read the reply: the turn was given back before it came");
+            return;
+        }
+
+        Assert.Fail("the check was never armed");
     }
 
     /// <summary>
