@@ -61,14 +61,13 @@ internal static partial class Tuning
 
         /// <summary>
         /// How long after it stopped watching a read turn the I/O thread looks at it again (input came while the
-        /// socket's thread had borrowed it). A turn left away between two Recvs then goes back to the read loop, and one
-        /// still borrowed is watched again, so a peer's PING or the end of the stream is held back at most this long
-        /// while the application does not receive (our own heartbeat tick and a Poller take the turn back sooner). A
-        /// request-reply peer that answers within this costs the I/O thread no wake-up at all; one slower costs it two per
-        /// round trip (this look, then the input it watches again). The order of libzmq's default ZMQ_RECONNECT_IVL, so a
-        /// peer gone while the application was busy elsewhere is noticed about as soon as libzmq would reconnect to it.
+        /// socket's thread had borrowed it). A turn left away between two Recvs then goes back to the read loop, so a
+        /// peer's PING or the end of the stream is held back at most this long while the application does not receive:
+        /// a libzmq peer whose HEARTBEAT_TIMEOUT is shorter would drop the connection. One still borrowed is watched
+        /// again, so a long wait on the turn costs one look. A request-reply peer slower than this costs the I/O thread
+        /// two wake-ups per round trip on each side (this look, then the input it watches again).
         /// </summary>
-        public const int LentTurnCheckMilliseconds = 100;
+        public const int LentTurnCheckMilliseconds = ParkDelayMilliseconds;
 
         /// <summary>
         /// Quiet readers are parked only while more than this many wait in Select. A park's wake-up comes through

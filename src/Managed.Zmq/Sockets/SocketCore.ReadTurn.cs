@@ -97,19 +97,20 @@ internal sealed partial class SocketCore
 
                 Meters.ReadTurnWaits++;
                 var outcome = engine.ReadDirect(pipe, MicrosecondsUntil(until, now), onlyIfAway: false, wait);
+                if (wait is not null && wait.TakeInterrupted())
+                {
+                    Meters.ReadTurnInterrupts++;
+                }
+
                 if (outcome == DirectReadOutcome.Declined)
                 {
+                    Meters.ReadTurnDeclines++;
                     break;
                 }
 
                 if (outcome == DirectReadOutcome.Quiet)
                 {
                     // Interrupted (the next round finds the news), the budget or deadline ran out, or woken for nothing.
-                    if (wait is not null && wait.Interrupted)
-                    {
-                        Meters.ReadTurnInterrupts++;
-                    }
-
                     continue;
                 }
 

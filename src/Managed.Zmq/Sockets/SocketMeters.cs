@@ -37,8 +37,11 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Waits a Recv began on the read turn, each one borrow of the turn (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnWaits;
 
-    /// <summary>Waits on the read turn that an interrupt ended early: news no read brings, or rarely an interrupt meant for an earlier wait (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    /// <summary>Waits on the read turn that an interrupt ended: news no read brings, the connection's close, or rarely an interrupt meant for an earlier wait (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnInterrupts;
+
+    /// <summary>Borrows of the read turn that ended with the read loop to read: the turn was not to be had, or what came needs the loop (a command, the end of the stream); SocketCore.ReadTurn.cs. Socket thread only; read racily.</summary>
+    public long ReadTurnDeclines;
 
     public void Track(Pipe pipe)
     {

@@ -58,15 +58,26 @@ internal sealed class InterruptibleWait
         }
     }
 
-    /// <summary>Waiting thread: whether the last <see cref="WaitReadable"/> was interrupted.</summary>
-    public bool Interrupted { get; private set; }
+    /// <summary>A wait was interrupted since <see cref="TakeInterrupted"/> last looked (waiting thread only).</summary>
+    private bool _interrupted;
+
+    /// <summary>
+    /// Waiting thread: whether a <see cref="WaitReadable"/> was interrupted since the last call, which clears it. Set
+    /// also when the socket was readable by then too: the interrupt was used up either way.
+    /// </summary>
+    public bool TakeInterrupted()
+    {
+        bool interrupted = _interrupted;
+        _interrupted = false;
+        return interrupted;
+    }
 
     /// <summary>Any thread: ends the wait in progress, or the next one, at once.</summary>
     public void Interrupt() => _channel.Signal();
 
     /// <summary>
     /// Waiting thread: waits up to <paramref name="microseconds"/> for <paramref name="socket"/> to be readable. False when
-    /// the time ran out or the wait was interrupted (<see cref="Interrupted"/> tells which).
+    /// the time ran out or the wait was interrupted (<see cref="TakeInterrupted"/> tells which).
     /// </summary>
     public bool WaitReadable(System.Net.Sockets.Socket socket, int microseconds)
     {
@@ -74,9 +85,9 @@ internal sealed class InterruptibleWait
         _watched.Add(socket);
         _watched.Add(_channel.Reader);
         System.Net.Sockets.Socket.Select(_watched, null, null, microseconds);
-        Interrupted = _watched.Contains(_channel.Reader);
-        if (Interrupted)
+        if (_watched.Contains(_channel.Reader))
         {
+            _interrupted = true;
             _channel.Drain();
         }
 

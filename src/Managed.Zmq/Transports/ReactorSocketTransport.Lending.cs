@@ -43,6 +43,12 @@ internal sealed partial class ReactorSocketTransport
     /// <summary>The transport was closed while the turn was borrowed: the pending receive fails once it comes back.</summary>
     private bool _failWhenReturned;
 
+    /// <summary>
+    /// The wait of a borrower in <see cref="ReceiveLent"/>, for <see cref="Dispose"/> to end: the socket's shutdown wakes
+    /// a wait on it on Linux, but not on every system, and the borrower's wait may have no deadline.
+    /// </summary>
+    private Threading.InterruptibleWait? _lentWait;
+
     public bool TryLendReceive(bool onlyIfAway)
     {
         if (Volatile.Read(ref _disposed))
@@ -65,7 +71,7 @@ internal sealed partial class ReactorSocketTransport
     {
         try
         {
-            if (microseconds > 0 && !(wait?.WaitReadable(_socket, microseconds) ?? _socket.Poll(microseconds, SelectMode.SelectRead)))
+            if (microseconds > 0 && !WaitReadable(microseconds, wait))
             {
                 return 0;
             }
@@ -83,6 +89,36 @@ internal sealed partial class ReactorSocketTransport
             // Closed by the I/O thread meanwhile: the read loop meets the end itself.
             return -1;
         }
+    }
+
+    /// <summary>
+    /// The borrower's wait for input: through <paramref name="wait"/>, recorded for <see cref="Dispose"/> to interrupt (it
+    /// records, then looks at <see cref="_disposed"/>; Dispose sets that, then looks at the record), else on the socket alone.
+    /// </summary>
+    private bool WaitReadable(int microseconds, Threading.InterruptibleWait? wait)
+    {
+        if (wait is null)
+        {
+            return _socket.Poll(microseconds, SelectMode.SelectRead);
+        }
+
+        Volatile.Write(ref _lentWait, wait);
+        try
+        {
+            Interlocked.MemoryBarrier();
+            return !Volatile.Read(ref _disposed) && wait.WaitReadable(_socket, microseconds);
+        }
+        finally
+        {
+            Volatile.Write(ref _lentWait, null);
+        }
+    }
+
+    /// <summary>Dispose, after setting <see cref="_disposed"/>: ends a borrower's wait, if one waits.</summary>
+    private void InterruptLentWait()
+    {
+        Interlocked.MemoryBarrier();
+        Volatile.Read(ref _lentWait)?.Interrupt();
     }
 
     public void ReturnLent(Memory<byte> buffer, LentReturn how)

@@ -244,6 +244,7 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
         }
 
         _disposed = true;
+        InterruptLentWait();
         _thread.Forget(_socket);
 
         try

@@ -40,14 +40,14 @@ public sealed class InterruptibleWaitTests
             waitOfThread = wait;
             wait.Interrupt();
             Assert.False(wait.WaitReadable(watched, LongWaitMicroseconds));
-            firstInterrupted = wait.Interrupted;
+            firstInterrupted = wait.TakeInterrupted();
             peer.Send([1]);
         });
 
         // The interrupt was used up by the wait it ended: the next one sees the socket, and no interrupt.
         Assert.True(firstInterrupted);
         Assert.True(readable);
-        Assert.False(waitOfThread!.Interrupted);
+        Assert.False(waitOfThread!.TakeInterrupted());
     }
 
     /// <summary>
