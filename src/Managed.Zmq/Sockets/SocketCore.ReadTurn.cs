@@ -92,6 +92,7 @@ internal sealed partial class SocketCore
                 long until = Math.Min(budgetEnd, deadline);
                 if (until <= now)
                 {
+                    Meters.ReadTurnRunOuts++;
                     break;
                 }
 

@@ -43,6 +43,9 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Borrows of the read turn that ended with the read loop to read: the turn was not to be had, or what came needs the loop (a command, the end of the stream); SocketCore.ReadTurn.cs. Socket thread only; read racily.</summary>
     public long ReadTurnDeclines;
 
+    /// <summary>Read turns that ended because their time ran out: the budget of a thread without its wake-up channel, or the call's deadline (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
+    public long ReadTurnRunOuts;
+
     public void Track(Pipe pipe)
     {
         lock (_lock)

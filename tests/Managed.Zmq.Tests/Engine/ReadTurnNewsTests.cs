@@ -1,4 +1,3 @@
-using Managed.Zmq.Internal;
 using Managed.Zmq.Tests.Support;
 using Managed.Zmq.Threading;
 
@@ -151,6 +150,7 @@ public sealed class ReadTurnNewsTests : TransportSockets
             var (req, rep) = ReqAwaitingReply(context, transport);
             long waits = Volatile.Read(ref req.Core.Meters.ReadTurnWaits);
             long reads = Volatile.Read(ref req.Core.Meters.ReadTurnReads);
+            long runOuts = Volatile.Read(ref req.Core.Meters.ReadTurnRunOuts);
             string? reply = null;
             var call = BackgroundCall.Start(() =>
             {
@@ -159,8 +159,14 @@ public sealed class ReadTurnNewsTests : TransportSockets
             });
             bool waiting = WaitForTurnWait(req, waits);
 
-            // The peer's slowness is the condition under test, not a synchronisation: the reply comes well after the budget.
-            Thread.Sleep(3 * Tuning.Blocking.ReadTurnMicroseconds / 1000);
+            // The peer answers once the turn has run out of its budget (if it was taken: else at once).
+            if (waiting)
+            {
+                Assert.True(
+                    SpinWait.SpinUntil(() => Volatile.Read(ref req.Core.Meters.ReadTurnRunOuts) > runOuts, Timeout),
+                    "the turn did not run out of its budget");
+            }
+
             rep.Send($"slow {i}");
             Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
             Assert.Equal($"slow {i}", reply);

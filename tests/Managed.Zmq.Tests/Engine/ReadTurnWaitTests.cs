@@ -26,8 +26,10 @@ public sealed class ReadTurnWaitTests : TransportSockets
     public void Recv_ReplySlowerThanTheTurnBudget_ReadOnOneBorrowOfTheTurn(Transport transport)
     {
         var rep = Create(SocketType.Rep);
-        var req = Create(SocketType.Req);
+        var clientContext = NewContext();
+        var req = Create(SocketType.Req, clientContext);
         req.Connect(TestEndpoint.Bind(rep, transport));
+        var thread = clientContext.NextIoThread();
 
         // No deadline, as a Recv has by default: the turn's wait is then bounded by nothing but the reply.
         req.SetOption(SocketOption.Rcvtimeo, -1);
@@ -40,14 +42,14 @@ public sealed class ReadTurnWaitTests : TransportSockets
             long reads = Volatile.Read(ref meters.ReadTurnReads);
             long interrupts = Volatile.Read(ref meters.ReadTurnInterrupts);
             long declines = Volatile.Read(ref meters.ReadTurnDeclines);
+            long runOuts = Volatile.Read(ref meters.ReadTurnRunOuts);
             bool onTurn = false;
             var slowPeer = BackgroundCall.Start(() =>
             {
                 onTurn = SpinWait.SpinUntil(() => Volatile.Read(ref meters.ReadTurnWaits) > waits, Timeout);
 
-                // The peer's slowness is the condition under test, not a synchronisation: the reply comes well after the
-                // budget, however fast or slow the machine.
-                Thread.Sleep(3 * Tuning.Blocking.ReadTurnMicroseconds / 1000);
+                // The peer answers only once a timer of three budgets, armed after the wait began, has run.
+                IoThreadProbe.WaitForTimer(thread, 3 * Tuning.Blocking.ReadTurnMicroseconds / 1000, Timeout);
                 rep.Send($"r{i}");
             });
             Assert.Equal($"r{i}", req.RecvString());
@@ -61,6 +63,7 @@ public sealed class ReadTurnWaitTests : TransportSockets
             long moreWaits = Volatile.Read(ref meters.ReadTurnWaits) - waits;
             long moreReads = Volatile.Read(ref meters.ReadTurnReads) - reads;
             long moreInterrupts = Volatile.Read(ref meters.ReadTurnInterrupts) - interrupts;
+            Assert.Equal(runOuts, Volatile.Read(ref meters.ReadTurnRunOuts));
             Assert.True(moreReads > 0, "the read loop read the reply: the turn was given back before it came");
             Assert.True(moreWaits <= moreReads + moreInterrupts, $"{moreWaits} waits for {moreReads} reads and {moreInterrupts} interrupts");
             return;

@@ -341,7 +341,7 @@ internal struct FieldElement
         return new FieldElement { L0 = r0 & Mask51, L1 = r1, L2 = r2, L3 = r3, L4 = t4 & Mask51 };
     }
 
-    /// <summary>Brings every limb back under 2^51, but L1, which may reach 2^51 exactly.</summary>
+    /// <summary>Brings every limb back under 2^51, but <see cref="L1"/>, which may reach 2^51 exactly.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Carry()
     {
