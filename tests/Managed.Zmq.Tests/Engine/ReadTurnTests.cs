@@ -24,19 +24,7 @@ public sealed class ReadTurnTests : TransportSockets
     private (Socket Req, RawPeer Rep) ReqToRawRep(RawListener listener)
     {
         var req = Create(SocketType.Req);
-        req.Connect(listener.Endpoint);
-        var rep = listener.Accept();
-        rep.CompleteNullHandshake("REP");
-        return (req, rep);
-    }
-
-    /// <summary>Reads one request from the scripted REP: the empty delimiter, then the body.</summary>
-    private static byte[] ReadRequest(RawPeer rep)
-    {
-        var (delimiterFlags, delimiter) = rep.ReadFrame();
-        Assert.Equal(ZmtpBytes.FlagMore, delimiterFlags);
-        Assert.Empty(delimiter);
-        return rep.ReadFrame().Body;
+        return (req, ScriptedRep.Accept(listener, req));
     }
 
     /// <summary>The scripted peer's next frame is the PONG answering a PING with <paramref name="context"/>.</summary>
@@ -83,7 +71,7 @@ public sealed class ReadTurnTests : TransportSockets
         for (int i = 0; i < 20; i++)
         {
             req.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), ReadRequest(rep));
+            Assert.Equal(Bytes.Of($"q{i}"), ScriptedRep.ReadRequest(rep));
             byte[] reply = Bytes.Of($"r{i}");
             var call = BackgroundCall.Start(() => Assert.Equal($"r{i}", req.RecvString()));
             rep.Send(ZmtpBytes.Concat(ZmtpBytes.Ping(0, Bytes.Of($"p{i}")), Reply(reply)));
@@ -100,7 +88,7 @@ public sealed class ReadTurnTests : TransportSockets
         using var monitor = MonitorProbe.Attach(Context, req);
         req.SetOption(SocketOption.Rcvtimeo, 1000);
         req.Send("q");
-        Assert.Equal(Bytes.Of("q"), ReadRequest(rep));
+        Assert.Equal(Bytes.Of("q"), ScriptedRep.ReadRequest(rep));
         var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => req.RecvString()));
         rep.Dispose();
 
@@ -121,7 +109,7 @@ public sealed class ReadTurnTests : TransportSockets
             var (req, rep) = ReqToRawRep(listener);
             using var peer = rep;
             req.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), ReadRequest(rep));
+            Assert.Equal(Bytes.Of($"q{i}"), ScriptedRep.ReadRequest(rep));
             var call = BackgroundCall.Start(() => Assert.Equal($"r{i}", req.RecvString()));
             rep.Send(ZmtpBytes.Concat(Reply(Bytes.Of($"r{i}")), ZmtpBytes.Ping(0, Bytes.Of($"p{i}"))));
             rep.Dispose();
@@ -167,11 +155,9 @@ public sealed class ReadTurnTests : TransportSockets
         var req = Create(SocketType.Req);
         req.SetOption(SocketOption.Maxmsgsize, 100L);
         req.SetOption(SocketOption.Rcvtimeo, 1000);
-        req.Connect(listener.Endpoint);
-        using var rep = listener.Accept();
-        rep.CompleteNullHandshake("REP");
+        using var rep = ScriptedRep.Accept(listener, req);
         req.Send("q");
-        Assert.Equal(Bytes.Of("q"), ReadRequest(rep));
+        Assert.Equal(Bytes.Of("q"), ScriptedRep.ReadRequest(rep));
         var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => req.RecvBytes()));
         rep.Send(Reply(Bytes.Pattern(200, 3)));
 

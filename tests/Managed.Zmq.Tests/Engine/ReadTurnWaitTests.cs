@@ -89,12 +89,9 @@ public sealed class ReadTurnWaitTests : TransportSockets
             req.SetOption(SocketOption.Heartbeat_Timeout, 60);
             req.SetOption(SocketOption.Rcvtimeo, -1);
             using var monitor = MonitorProbe.Attach(context, req);
-            req.Connect(listener.Endpoint);
-            using var rep = listener.Accept();
-            rep.CompleteNullHandshake("REP");
+            using var rep = ScriptedRep.Accept(listener, req);
             req.Send("q");
-            Assert.Empty(rep.ReadFrame().Body);
-            Assert.Equal(Bytes.Of("q"), rep.ReadFrame().Body);
+            Assert.Equal(Bytes.Of("q"), ScriptedRep.ReadRequest(rep));
 
             var meters = req.Core.Meters;
             var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => req.RecvString()));
