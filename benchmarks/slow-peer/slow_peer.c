@@ -1,7 +1,9 @@
-/* A REQ/REP pair over tcp in one process whose REP answers each request after PAUSE ms, with libzmq: the
- * counterpart of SlowPeer.cs (see there; run.sh runs both).
+/* A REQ/REP pair over tcp whose REP answers each request after PAUSE ms, with libzmq: the counterpart of
+ * SlowPeer.cs (see there; run.sh runs both).
  *
- *   slow_peer ROUNDS PAUSE_MS
+ *   slow_peer ROUNDS PAUSE_MS                  both sockets in this process
+ *   slow_peer ROUNDS PAUSE_MS server ENDPOINT  the REP alone: binds ENDPOINT, prints the endpoint it bound, serves
+ *   slow_peer ROUNDS PAUSE_MS client ENDPOINT  the REQ alone: connects to ENDPOINT
  */
 #include <zmq.h>
 #include <dirent.h>
@@ -45,19 +47,39 @@ static long long switches(void)
     return sum;
 }
 
-/* One round trip more than the client makes in the two phases, as in SlowPeer.cs. */
-static void *serve(void *unused)
+static void report(const char *role, double cpu, long long switched)
 {
-    (void)unused;
+    printf("libzmq   %s %4d ms: CPU %8.1f us per round trip, %5.2f context switches per round trip\n", role, pause_ms,
+        cpu / rounds, (double)switched / rounds);
+}
+
+/* One round trip more than the client makes in the two phases, as in SlowPeer.cs. On its own (measure set), the
+ * server measures the client's second phase: from the request that starts it to the one that follows it. */
+static void serve(int measure)
+{
     char buffer[16];
+    long long switches_before = 0;
+    double cpu_before = 0;
     for (int i = 0; i < 2 * rounds + 1; i++) {
         int size = zmq_recv(rep, buffer, sizeof buffer, 0);
+        if (measure && i == rounds) {
+            switches_before = switches();
+            cpu_before = cpu_us();
+        } else if (measure && i == 2 * rounds) {
+            report("server", cpu_us() - cpu_before, switches() - switches_before);
+        }
         if (pause_ms > 0) {
             struct timespec pause = { pause_ms / 1000, (pause_ms % 1000) * 1000000L };
             nanosleep(&pause, NULL);
         }
         zmq_send(rep, buffer, (size_t)size, 0);
     }
+}
+
+static void *serve_thread(void *unused)
+{
+    (void)unused;
+    serve(0);
     return NULL;
 }
 
@@ -70,26 +92,45 @@ static void round_trips(void *req, int count)
     }
 }
 
+static int fail(void)
+{
+    fprintf(stderr, "slow_peer: %s\n", zmq_strerror(zmq_errno()));
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: slow_peer ROUNDS PAUSE_MS\n");
+    int server_only = argc == 5 && strcmp(argv[3], "server") == 0;
+    int client_only = argc == 5 && strcmp(argv[3], "client") == 0;
+    if (argc != 3 && !server_only && !client_only) {
+        fprintf(stderr, "usage: slow_peer ROUNDS PAUSE_MS [server|client ENDPOINT]\n");
         return 1;
     }
     rounds = atoi(argv[1]);
     pause_ms = atoi(argv[2]);
     void *context = zmq_ctx_new();
-    rep = zmq_socket(context, ZMQ_REP);
-    void *req = zmq_socket(context, ZMQ_REQ);
     char endpoint[256];
     size_t length = sizeof endpoint;
-    if (zmq_bind(rep, "tcp://127.0.0.1:*") != 0 || zmq_getsockopt(rep, ZMQ_LAST_ENDPOINT, endpoint, &length) != 0
-        || zmq_connect(req, endpoint) != 0) {
-        fprintf(stderr, "slow_peer: %s\n", zmq_strerror(zmq_errno()));
-        return 1;
+    if (!client_only) {
+        rep = zmq_socket(context, ZMQ_REP);
+        if (zmq_bind(rep, server_only ? argv[4] : "tcp://127.0.0.1:*") != 0
+            || zmq_getsockopt(rep, ZMQ_LAST_ENDPOINT, endpoint, &length) != 0)
+            return fail();
     }
+    if (server_only) {
+        printf("%s\n", endpoint);
+        fflush(stdout);
+        serve(1);
+        zmq_close(rep);
+        zmq_ctx_term(context);
+        return 0;
+    }
+    void *req = zmq_socket(context, ZMQ_REQ);
+    if (zmq_connect(req, client_only ? argv[4] : endpoint) != 0)
+        return fail();
     pthread_t server;
-    pthread_create(&server, NULL, serve, NULL);
+    if (!client_only)
+        pthread_create(&server, NULL, serve_thread, NULL);
     round_trips(req, rounds);
     long long switches_before = switches();
     double cpu_before = cpu_us();
@@ -97,11 +138,12 @@ int main(int argc, char **argv)
     double cpu_after = cpu_us();
     long long switches_after = switches();
     round_trips(req, 1);
-    pthread_join(server, NULL);
-    printf("libzmq   pause %4d ms: CPU %8.1f us per round trip, %5.2f context switches per round trip\n", pause_ms,
-        (cpu_after - cpu_before) / rounds, (double)(switches_after - switches_before) / rounds);
+    if (!client_only)
+        pthread_join(server, NULL);
+    report(client_only ? "client" : "pause", cpu_after - cpu_before, switches_after - switches_before);
     zmq_close(req);
-    zmq_close(rep);
+    if (!client_only)
+        zmq_close(rep);
     zmq_ctx_term(context);
     return 0;
 }
