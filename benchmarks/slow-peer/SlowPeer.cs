@@ -78,7 +78,9 @@ static void Serve(Socket rep, int rounds, int pauseMs, bool measure)
         }
         else if (measure && i == 2 * rounds)
         {
-            Report("server", pauseMs, Process.GetCurrentProcess().TotalProcessorTime - cpuBefore, Switches() - switchesBefore, rounds);
+            var cpuAfter = Process.GetCurrentProcess().TotalProcessorTime;
+            long switchesAfter = Switches();
+            Report("server", pauseMs, cpuAfter - cpuBefore, switchesAfter - switchesBefore, rounds);
         }
 
         if (pauseMs > 0)

@@ -66,7 +66,9 @@ static void serve(int measure)
             switches_before = switches();
             cpu_before = cpu_us();
         } else if (measure && i == 2 * rounds) {
-            report("server", cpu_us() - cpu_before, switches() - switches_before);
+            double cpu_after = cpu_us();
+            long long switches_after = switches();
+            report("server", cpu_after - cpu_before, switches_after - switches_before);
         }
         if (pause_ms > 0) {
             struct timespec pause = { pause_ms / 1000, (pause_ms % 1000) * 1000000L };
