@@ -11,14 +11,14 @@
 //
 // ROUNDS round trips warm up, then ROUNDS more are measured: the process's CPU time (user and system) and the context
 // switches of all its threads, per round trip. The REP's pause is a sleep, as a server's work would be. A server on its
-// own measures the client's second phase, from the request that starts it to the one after it.
+// own measures as many round trips: from the first request of the client's measured phase to the first request after
+// that phase (the client's extra round trip).
 using System.Diagnostics;
 using Managed.Zmq;
 
-int rounds = int.Parse(args[0]);
-int pauseMs = int.Parse(args[1]);
 string? role = args.Length == 4 ? args[2] : null;
-if (args.Length is not (2 or 4) || role is not (null or "server" or "client"))
+if (args.Length is not (2 or 4) || role is not (null or "server" or "client")
+    || !int.TryParse(args[0], out int rounds) || rounds < 1 || !int.TryParse(args[1], out int pauseMs) || pauseMs < 0)
 {
     Console.Error.WriteLine("usage: SlowPeer ROUNDS PAUSE_MS [server|client ENDPOINT]");
     return 1;

@@ -12,18 +12,21 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${TMPDIR:-/tmp}/slow-peer-$$"
 mkdir -p "$out"
-trap 'rm -rf "$out"' EXIT
+server_pid=
+# A client that failed or timed out leaves its server waiting for requests.
+trap '[ -z "$server_pid" ] || kill "$server_pid" 2> /dev/null || true; rm -rf "$out"' EXIT
 gcc -O2 -Wall -Wextra -Werror -o "$out/slow_peer" "$here/slow_peer.c" -lzmq -lpthread
 dotnet build -c Release "$here/SlowPeer.cs" -o "$out/managed" > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 
-# As the perf tool runs: tiered compilation off (the warm-up phase reaches steady state either way).
+# As the perf tool runs: tiered compilation off (the warm-up phase reaches steady state either way). A side whose
+# peer died would wait for ever: each run has ten minutes.
 peer() { # IMPLEMENTATION ARGS...
   local implementation=$1
   shift
   if [ "$implementation" = libzmq ]; then
-    "$out/slow_peer" "$@"
+    timeout 600 "$out/slow_peer" "$@"
   else
-    DOTNET_TieredCompilation=0 dotnet "$out/managed/SlowPeer.dll" "$@"
+    DOTNET_TieredCompilation=0 timeout 600 dotnet "$out/managed/SlowPeer.dll" "$@"
   fi
 }
 
@@ -31,6 +34,7 @@ pauses=("$@")
 [ ${#pauses[@]} -gt 0 ] || pauses=(0 1 10 30 100)
 for pause in "${pauses[@]}"; do
   if [ "$pause" -eq 0 ]; then rounds=20000; else rounds=$((3000 / (pause + 1))); fi
+  [ "$rounds" -ge 1 ] || rounds=1
   peer libzmq "$rounds" "$pause"
   peer managed "$rounds" "$pause"
   for server in libzmq managed; do
@@ -38,10 +42,13 @@ for pause in "${pauses[@]}"; do
       echo "  server $server, client $client:"
       # The server prints the endpoint it bound (an ephemeral port) first, then its figures when it is done.
       exec {from_server}< <(peer "$server" "$rounds" "$pause" server 'tcp://127.0.0.1:*')
+      server_pid=$!
       read -r -t 60 endpoint <&"$from_server"
       peer "$client" "$rounds" "$pause" client "$endpoint" | sed 's/^/    /'
       sed 's/^/    /' <&"$from_server"
       exec {from_server}<&-
+      wait "$server_pid"
+      server_pid=
     done
   done
 done

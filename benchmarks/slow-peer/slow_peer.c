@@ -54,7 +54,8 @@ static void report(const char *role, double cpu, long long switched)
 }
 
 /* One round trip more than the client makes in the two phases, as in SlowPeer.cs. On its own (measure set), the
- * server measures the client's second phase: from the request that starts it to the one that follows it. */
+ * server measures as many round trips: from the first request of the client's measured phase to the first request
+ * after that phase (the client's extra round trip). */
 static void serve(int measure)
 {
     char buffer[16];
@@ -110,6 +111,10 @@ int main(int argc, char **argv)
     }
     rounds = atoi(argv[1]);
     pause_ms = atoi(argv[2]);
+    if (rounds < 1 || pause_ms < 0) {
+        fprintf(stderr, "slow_peer: ROUNDS must be at least 1 and PAUSE_MS not negative\n");
+        return 1;
+    }
     void *context = zmq_ctx_new();
     char endpoint[256];
     size_t length = sizeof endpoint;
