@@ -1,5 +1,5 @@
 /* What one wake-up after a quiet spell costs a C thread that does nothing else: the counterpart of ColdWake.cs (see
- * there; run.sh runs both).
+ * there; run.sh runs both), waiting in poll on one quiet loopback tcp socket or in nanosleep.
  *
  *   cold_wake poll|sleep COUNT PAUSE_MS
  */
@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -37,14 +39,20 @@ int main(int argc, char **argv)
         return 1;
     }
     int count = atoi(argv[2]), pause_ms = atoi(argv[3]);
-    int pair[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
+    /* A quiet loopback tcp connection, as ColdWake.cs waits on. */
+    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t length = sizeof address;
+    int listener = socket(AF_INET, SOCK_STREAM, 0), client = socket(AF_INET, SOCK_STREAM, 0), quiet;
+    if (listener < 0 || client < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0
+        || listen(listener, 1) != 0 || getsockname(listener, (struct sockaddr *)&address, &length) != 0
+        || connect(client, (struct sockaddr *)&address, sizeof address) != 0 || (quiet = accept(listener, NULL, NULL)) < 0) {
         perror("cold_wake");
         return 1;
     }
-    wait_many(sleep_mode, pair[0], count, pause_ms);
+    thread_cpu_us();
+    wait_many(sleep_mode, quiet, count, pause_ms);
     double before = thread_cpu_us();
-    wait_many(sleep_mode, pair[0], count, pause_ms);
+    wait_many(sleep_mode, quiet, count, pause_ms);
     printf("C    %-6s pause %4d ms: %7.1f us of the thread's CPU per wake-up\n", argv[1], pause_ms,
         (thread_cpu_us() - before) / count);
     return 0;

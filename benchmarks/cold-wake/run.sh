@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The floor under a wake-up after a quiet spell: a .NET thread and a C thread that only wait (BENCHMARKS.md, seventeenth
+# What a wake-up after a quiet spell costs a .NET thread and a C thread that only wait (BENCHMARKS.md, seventeenth
 # figures). Needs gcc.
 #
 #   bash benchmarks/cold-wake/run.sh [PAUSES...]     default pauses: 1 10 30 100 ms
 #
-# Each pause times about 3 s of wake-ups after as many untimed ones, for every wait of each language.
+# Each pause times at least 100 wake-ups and about 3 s of them, after as many untimed ones, for every wait of each
+# language.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${TMPDIR:-/tmp}/cold-wake-$$"
@@ -16,7 +17,7 @@ pauses=("$@")
 [ ${#pauses[@]} -gt 0 ] || pauses=(1 10 30 100)
 for pause in "${pauses[@]}"; do
   count=$((3000 / (pause + 1)))
-  [ "$count" -ge 1 ] || count=1
+  [ "$count" -ge 100 ] || count=100
   for wait in poll sleep; do
     "$out/cold_wake" "$wait" "$count" "$pause"
   done
