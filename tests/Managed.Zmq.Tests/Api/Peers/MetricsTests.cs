@@ -12,17 +12,22 @@ public sealed class MetricsTests : TransportSockets, IDisposable
 {
     private readonly MetricsProbe _metrics = new();
 
-    private (Socket Push, Socket Pull, string Endpoint) PushPull(string bindEndpoint, int hwm = 1000)
+    private (Socket Push, Socket Pull, string Endpoint) PushPull(string bindEndpoint, int hwm = 1000, int kernelBuffer = -1)
     {
         var pull = Create(SocketType.Pull);
         pull.SetOption(SocketOption.Rcvhwm, hwm);
+        pull.SetOption(SocketOption.Rcvbuf, kernelBuffer);
         pull.Bind(bindEndpoint);
         string endpoint = pull.GetOptionString(SocketOption.Last_Endpoint);
         var push = Create(SocketType.Push);
         push.SetOption(SocketOption.Sndhwm, hwm);
+        push.SetOption(SocketOption.Sndbuf, kernelBuffer);
         push.Connect(endpoint);
         return (push, pull, endpoint);
     }
+
+    /// <summary>SO_SNDBUF / SO_RCVBUF for a pair whose kernel buffers must fill: the kernel's least.</summary>
+    private const int KernelBuffer = 4096;
 
     [Theory]
     [InlineData(Transport.Tcp, 2)]
@@ -151,7 +156,11 @@ public sealed class MetricsTests : TransportSockets, IDisposable
     public void QueueDepth_StalledPull_BothQueuesReachHwm()
     {
         const int hwm = 10;
-        var (push, pull, endpoint) = PushPull("tcp://127.0.0.1:*", hwm);
+
+        // Small kernel buffers fill in a few rounds. With the defaults (megabytes on loopback) each round below sends
+        // about ten messages, and late in a full run, when a collection of every instrument takes long, 30 s of rounds
+        // did not fill them once.
+        var (push, pull, endpoint) = PushPull("tcp://127.0.0.1:*", hwm, KernelBuffer);
         var payload = new byte[1000];
         Assert.True(push.Send(payload));
         Assert.Equal(payload.Length, pull.RecvBytes().Length);
