@@ -1,5 +1,7 @@
 using System.Diagnostics.Metrics;
 
+using Managed.Zmq.Internal;
+
 namespace Managed.Zmq.Diagnostics;
 
 /// <summary>
@@ -24,13 +26,29 @@ internal static class ZmqMetrics
     /// <summary>OpenTelemetry's attribute for the class of an error (here: why a handshake failed).</summary>
     public const string ErrorTypeTag = "error.type";
 
+    /// <summary>
+    /// The tag of the series that holds the counts of endpoints retired longest ago (<see cref="RetiredTotals{TKey}"/>),
+    /// one series per socket type: OpenTelemetry's name for such a series (docs/observability.md, "How many series").
+    /// </summary>
+    public const string OverflowTag = "otel.metric.overflow";
+
+    /// <summary>
+    /// The endpoint key under which <see cref="RetiredTotals{TKey}"/> folds old endpoints' counts. Not an endpoint
+    /// (each has a transport prefix, or is empty); measured with <see cref="OverflowTag"/> instead of an endpoint.
+    /// </summary>
+    public const string OverflowEndpoint = "(overflow)";
+
     private static readonly Meter s_meter = new(MeterName, typeof(ZmqMetrics).Assembly.GetName().Version?.ToString());
 
     private static readonly Lock s_lock = new();
     private static readonly List<IMeteredSocket> s_sockets = [];
 
-    /// <summary>Counts of closed sockets, by socket type and endpoint, so counters never go back.</summary>
-    private static readonly Dictionary<(string Type, string Endpoint), PipeTotals> s_retired = [];
+    /// <summary>
+    /// Counts of closed sockets, by socket type and endpoint, so counters never go back; the endpoints retired
+    /// longest ago folded into one overflow series per type.
+    /// </summary>
+    private static readonly RetiredTotals<(string Type, string Endpoint)> s_retired = new(
+        Tuning.Metrics.RetiredSeries, static key => (key.Type, OverflowEndpoint));
     private static readonly Dictionary<string, long> s_retiredBlocked = new(StringComparer.Ordinal);
 
     private static readonly string[] s_typeNames = BuildTypeNames();
@@ -86,7 +104,6 @@ internal static class ZmqMetrics
     public static void Unregister(IMeteredSocket socket)
     {
         var totals = new Dictionary<string, PipeTotals>(StringComparer.Ordinal);
-        socket.Collect(totals);
         lock (s_lock)
         {
             if (!s_sockets.Remove(socket))
@@ -94,11 +111,13 @@ internal static class ZmqMetrics
                 return;
             }
 
+            // Under the lock, as a collection reads it: a collection between this read and the move into the
+            // retired totals would otherwise see counts made in between go back.
+            socket.Collect(totals);
+
             foreach (var (endpoint, counts) in totals)
             {
-                s_retired.TryGetValue((socket.TypeName, endpoint), out var sum);
-                sum.AddCounts(counts);
-                s_retired[(socket.TypeName, endpoint)] = sum;
+                s_retired.Add((socket.TypeName, endpoint), counts);
             }
 
             s_retiredBlocked[socket.TypeName] = s_retiredBlocked.GetValueOrDefault(socket.TypeName) + socket.BlockedSends;
@@ -140,10 +159,7 @@ internal static class ZmqMetrics
         var perSocket = new Dictionary<string, PipeTotals>(StringComparer.Ordinal);
         lock (s_lock)
         {
-            foreach (var (key, retired) in s_retired)
-            {
-                sums[key] = retired;
-            }
+            s_retired.CopyTo(sums);
 
             foreach (var socket in s_sockets)
             {
@@ -166,7 +182,9 @@ internal static class ZmqMetrics
         var measurements = new List<Measurement<long>>(sums.Count);
         foreach (var ((type, endpoint), totals) in sums)
         {
-            measurements.Add(new Measurement<long>(select(totals), new(SocketTypeTag, type), new(EndpointTag, endpoint)));
+            measurements.Add(endpoint == OverflowEndpoint
+                ? new Measurement<long>(select(totals), new(SocketTypeTag, type), new(OverflowTag, true))
+                : new Measurement<long>(select(totals), new(SocketTypeTag, type), new(EndpointTag, endpoint)));
         }
 
         return measurements;

@@ -259,4 +259,22 @@ internal static partial class Tuning
         /// </summary>
         public const int MaxDatagramSize = 8192;
     }
+
+    /// <summary>The metrics' memory (Diagnostics/ZmqMetrics, docs/observability.md).</summary>
+    internal static class Metrics
+    {
+        /// <summary>
+        /// Endpoints whose closed sockets' counts the process keeps apart, each its own series; the ones retired
+        /// longest ago are folded into one overflow series per socket type. docs/observability.md ("How many
+        /// series") says why this many.
+        /// </summary>
+        public const int RetiredSeries = 1000;
+
+        /// <summary>
+        /// Endpoints whose gone pipes' counts one open socket keeps apart: a socket that connects to ever-new
+        /// endpoints folds the oldest into its overflow. Lower than <see cref="RetiredSeries"/>, since every open
+        /// socket keeps its own.
+        /// </summary>
+        public const int RetiredSeriesPerSocket = 100;
+    }
 }

@@ -1,5 +1,5 @@
-
 using Managed.Zmq.Diagnostics;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Sockets;
@@ -15,8 +15,9 @@ internal sealed class SocketMeters : IMeteredSocket
     private readonly Lock _lock = new();
     private readonly HashSet<Pipe> _pipes = [];
 
-    /// <summary>Counts of pipes that have gone, by endpoint.</summary>
-    private readonly Dictionary<string, PipeTotals> _retired = new(StringComparer.Ordinal);
+    /// <summary>Counts of pipes that have gone, by endpoint; the oldest folded into <see cref="ZmqMetrics.OverflowEndpoint"/>.</summary>
+    private readonly RetiredTotals<string> _retired = new(
+        Tuning.Metrics.RetiredSeriesPerSocket, static _ => ZmqMetrics.OverflowEndpoint, StringComparer.Ordinal);
 
     public SocketMeters(SocketType type)
     {
@@ -66,10 +67,7 @@ internal sealed class SocketMeters : IMeteredSocket
 
             var totals = default(PipeTotals);
             PipeCounting.Add(ref totals, pipe, depths: false);
-            string endpoint = pipe.Endpoint;
-            _retired.TryGetValue(endpoint, out var sum);
-            sum.AddCounts(totals);
-            _retired[endpoint] = sum;
+            _retired.Add(pipe.Endpoint, totals);
         }
     }
 
@@ -78,12 +76,7 @@ internal sealed class SocketMeters : IMeteredSocket
     {
         lock (_lock)
         {
-            foreach (var (endpoint, retired) in _retired)
-            {
-                into.TryGetValue(endpoint, out var sum);
-                sum.AddCounts(retired);
-                into[endpoint] = sum;
-            }
+            _retired.CopyTo(into);
 
             foreach (var pipe in _pipes)
             {

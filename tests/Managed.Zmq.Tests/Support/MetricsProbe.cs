@@ -70,5 +70,17 @@ internal sealed class MetricsProbe : IDisposable
         return _observed.GetValueOrDefault((instrument, $"zmq.socket.type={type}"));
     }
 
+    /// <summary>
+    /// Collects now; the value of <paramref name="type"/>'s overflow series (endpoints folded past the series
+    /// limit) in this collection, 0 if it measured none.
+    /// </summary>
+    public long ObserveOverflow(string instrument, string type)
+    {
+        var key = (instrument, $"otel.metric.overflow=True,zmq.socket.type={type}");
+        _observed.TryRemove(key, out _);
+        _listener.RecordObservableInstruments();
+        return _observed.GetValueOrDefault(key);
+    }
+
     public void Dispose() => _listener.Dispose();
 }

@@ -246,6 +246,53 @@ public sealed class MetricsTests : TransportSockets, IDisposable
         }
     }
 
+    [Fact]
+    public void RetiredSeries_SocketPastItsLimit_OldestEndpointsFoldIntoOverflowSeries()
+    {
+        int limit = Internal.Tuning.Metrics.RetiredSeriesPerSocket;
+        const int Extra = 5;
+        var push = Create(SocketType.Push);
+        long overflowBefore = _metrics.ObserveOverflow("zmq.socket.messages.sent", "PUSH");
+        var endpoints = new List<string>();
+
+        // Each endpoint gets one message, then goes: its pipe retires into the PUSH socket's totals.
+        for (int i = 0; i < limit + Extra; i++)
+        {
+            string endpoint = TestEndpoint.Inproc("fold");
+            endpoints.Add(endpoint);
+            var pull = Create(SocketType.Pull);
+            pull.Bind(endpoint);
+            push.Connect(endpoint);
+            push.Send("x");
+            Assert.Equal("x", pull.RecvString());
+            push.Disconnect(endpoint);
+            pull.Dispose();
+        }
+
+        var totals = new Dictionary<string, Managed.Zmq.Diagnostics.PipeTotals>(StringComparer.Ordinal);
+        Eventually.True(
+            () =>
+            {
+                totals.Clear();
+                push.Core.Meters.Collect(totals);
+                return totals.Values.Sum(t => t.MessagesSent) == limit + Extra && totals.Count == limit + 1;
+            },
+            "every endpoint's pipe retired into the socket's totals");
+        Assert.Equal(Extra, totals[Managed.Zmq.Diagnostics.ZmqMetrics.OverflowEndpoint].MessagesSent);
+        Assert.All(endpoints.Take(Extra), folded => Assert.False(totals.ContainsKey(folded), $"{folded} was folded"));
+        Assert.All(endpoints.Skip(Extra), kept => Assert.Equal(1, totals[kept].MessagesSent));
+        Assert.Equal(1, _metrics.Observe("zmq.socket.messages.sent", "PUSH", endpoints[^1]));
+        Assert.True(
+            _metrics.ObserveOverflow("zmq.socket.messages.sent", "PUSH") - overflowBefore >= Extra,
+            "the overflow series took the folded endpoints' messages");
+
+        // Closed, the socket's overflow joins the process's: the overflow series does not go back.
+        push.Dispose();
+        Assert.True(
+            _metrics.ObserveOverflow("zmq.socket.messages.sent", "PUSH") - overflowBefore >= Extra,
+            "the overflow series kept the folded endpoints' messages after the socket closed");
+    }
+
     void IDisposable.Dispose()
     {
         _metrics.Dispose();
