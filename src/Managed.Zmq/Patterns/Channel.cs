@@ -27,6 +27,9 @@ internal sealed class Channel : Pattern
         }
     }
 
+    /// <summary>Only the one peer's pipe: a second peer is never heard.</summary>
+    public override bool Reads(Pipe pipe) => pipe == _pipe;
+
     public override void Detach(Pipe pipe)
     {
         if (_pipe == pipe)

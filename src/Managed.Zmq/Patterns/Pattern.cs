@@ -30,6 +30,14 @@ internal abstract class Pattern
     {
     }
 
+    /// <summary>
+    /// Whether a Recv will ever read what <paramref name="pipe"/> has queued. When a pipe's peer has gone, the
+    /// socket keeps the pipe until its queued messages are read only if this is true; otherwise it lets the pipe and
+    /// its messages go at once, as libzmq does for the pipes of a socket that cannot receive, for PAIR's ignored
+    /// second peer and for REQ's other peers (docs/libzmq-behaviour.md L16, L18).
+    /// </summary>
+    public virtual bool Reads(Pipe pipe) => true;
+
     /// <summary>The connection under a connect pipe was lost; it may come back.</summary>
     public virtual void Disconnected(Pipe pipe)
     {

@@ -20,6 +20,9 @@ internal sealed class Push : Pattern
 
     public override RecvStatus Recv<TSink>(ref TSink sink) => RecvStatus.NotSupported;
 
+    /// <summary>Never: PUSH receives nothing, so what a misbehaving peer sent goes with it.</summary>
+    public override bool Reads(Pipe pipe) => false;
+
     public override bool CanReceive => false;
 
     public override bool CanSend => _out.CanSend;

@@ -35,6 +35,9 @@ internal sealed class Req : Pattern
 
     public override void Attach(Pipe pipe) => _out.Add(pipe);
 
+    /// <summary>The pipe of the request in flight only: what other peers send is never read, as libzmq's REQ discards it.</summary>
+    public override bool Reads(Pipe pipe) => pipe == _replyPipe;
+
     public override void Detach(Pipe pipe)
     {
         _out.Remove(pipe);

@@ -76,6 +76,9 @@ internal sealed class Router : Pattern
 
     public override void Detach(Pipe pipe) => Forget(pipe);
 
+    /// <summary>Identified peers' pipes: a peer whose routing id was taken already is never heard.</summary>
+    public override bool Reads(Pipe pipe) => pipe.PatternState is byte[];
+
     private void Forget(Pipe pipe)
     {
         if (pipe.PatternState is byte[] id && _byId.TryGetValue(id, out var current) && current == pipe)

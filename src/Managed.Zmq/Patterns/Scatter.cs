@@ -24,6 +24,9 @@ internal sealed class Scatter : Pattern
 
     public override RecvStatus Recv<TSink>(ref TSink sink) => RecvStatus.NotSupported;
 
+    /// <summary>Never: SCATTER receives nothing, so what a misbehaving peer sent goes with it.</summary>
+    public override bool Reads(Pipe pipe) => false;
+
     public override bool CanReceive => false;
 
     public override bool CanSend => _out.CanSend;

@@ -22,7 +22,10 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
     private readonly Dictionary<Pipe, bool> _patternPipes = [];
     private readonly List<IEndpointHandle> _endpoints = [];
 
-    /// <summary>Pipes whose peer is gone (inproc close, lost accepted connection): they leave once their queued messages are read.</summary>
+    /// <summary>
+    /// Pipes whose peer is gone (inproc close, lost accepted connection): they leave once their queued messages are
+    /// read, or as soon as the pattern will not read them (<see cref="Pattern.Reads"/>).
+    /// </summary>
     private readonly List<Pipe> _draining = [];
     private int _pendingEvents;
     private volatile bool _terminated;
@@ -43,6 +46,9 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
 
     /// <summary>What the metrics read of this socket (<see cref="ZmqMetrics"/>).</summary>
     public SocketMeters Meters { get; }
+
+    /// <summary>Pipes whose peer has gone, kept until the pattern has read what they queued. Read racily (tests).</summary>
+    public int DrainingPipeCount => _draining.Count;
 
     public ISocketContext Context { get; }
 
@@ -203,7 +209,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
                 break;
             case PipeEventKind.PeerClosed:
                 pipe.PeerGone = true;
-                if (pipe.InboundHasData)
+                if (pipe.InboundHasData && Pattern.Reads(pipe))
                 {
                     _draining.Add(pipe);
                 }
@@ -221,7 +227,8 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         for (int i = _draining.Count - 1; i >= 0; i--)
         {
             var pipe = _draining[i];
-            if (!pipe.InboundHasData || pipe.IsTerminated)
+            // The pattern may stop reading a pipe meanwhile (REQ's next request goes to another peer).
+            if (!pipe.InboundHasData || pipe.IsTerminated || !Pattern.Reads(pipe))
             {
                 _draining.RemoveAt(i);
                 DetachFromPattern(pipe);
