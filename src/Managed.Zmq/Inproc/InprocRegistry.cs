@@ -1,4 +1,3 @@
-
 using Managed.Zmq.Pipes;
 
 namespace Managed.Zmq.Inproc;
@@ -88,10 +87,7 @@ internal sealed class InprocRegistry
                 _bound.Remove(name);
             }
 
-            foreach (var list in _pending.Values)
-            {
-                list.RemoveAll(item => item.Socket == socket && !(keepQueued && item.Pipe.OutboundHasData));
-            }
+            RemovePendingWhere(item => item.Socket == socket && !(keepQueued && item.Pipe.OutboundHasData));
         }
     }
 
@@ -111,9 +107,34 @@ internal sealed class InprocRegistry
     {
         lock (_lock)
         {
-            foreach (var list in _pending.Values)
+            RemovePendingWhere(item => item.Pipe == pipe);
+        }
+    }
+
+    /// <summary>Names that connects wait for, as many as there are names with a pending connect. Tests.</summary>
+    public int PendingNameCount
+    {
+        get
+        {
+            lock (_lock)
             {
-                list.RemoveAll(item => item.Pipe == pipe);
+                return _pending.Count;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Forgets the pending connects that match, and a name once none waits for it: a process that connects to
+    /// ever-new names that are never bound must not keep one entry per name. Under the lock.
+    /// </summary>
+    private void RemovePendingWhere(Predicate<(IInprocSocket Socket, InprocPipe Pipe)> match)
+    {
+        foreach (var (name, list) in _pending)
+        {
+            // Removing the current entry while enumerating a Dictionary is allowed since .NET Core 3.0.
+            if (list.RemoveAll(match) > 0 && list.Count == 0)
+            {
+                _pending.Remove(name);
             }
         }
     }
