@@ -38,6 +38,8 @@ public sealed partial class Socket
         int error = _core.Context.Inproc.Bind(endpoint["inproc://".Length..], pair);
         if (error != 0)
         {
+            // The PAIR that never bound goes (its meters were registered with it), or each refused call would keep one.
+            pair.Close();
             ThrowHelper.ThrowZmqException(error);
         }
 

@@ -100,6 +100,18 @@ internal static class ZmqMetrics
         }
     }
 
+    /// <summary>Sockets registered and not yet closed, in the whole process. Tests.</summary>
+    public static int RegisteredSocketCount
+    {
+        get
+        {
+            lock (s_lock)
+            {
+                return s_sockets.Count;
+            }
+        }
+    }
+
     /// <summary>The socket closed: what it counted stays in the totals of its type and endpoints.</summary>
     public static void Unregister(IMeteredSocket socket)
     {
