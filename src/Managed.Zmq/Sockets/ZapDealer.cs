@@ -1,3 +1,4 @@
+using Managed.Zmq.Options;
 using Managed.Zmq.Patterns;
 using Managed.Zmq.Security.Zap;
 
@@ -25,6 +26,12 @@ internal sealed class ZapDealer : IZapEndpoint
         public Channel(ISocketContext context, Action onChange)
         {
             _dealer = new SocketCore(context, SocketType.Dealer);
+
+            // LINGER 0: a request still queued when its exchange ends (the connection that asked has gone) goes with
+            // the channel. With the default, a request made while no handler is bound would wait in the context for
+            // good, and a handler bound later would be handed every such stale request.
+            int status = _dealer.Options.TrySet(OptionId.Linger, [0, 0, 0, 0]);
+            System.Diagnostics.Debug.Assert(status == 0, "LINGER 0 is always accepted");
             _onChange = onChange;
             _dealer.Signal.AddListener(onChange);
             _dealer.ConnectInproc(ZapRequester.Endpoint);

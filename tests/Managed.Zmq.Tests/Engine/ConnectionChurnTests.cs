@@ -167,6 +167,49 @@ public sealed class ConnectionChurnTests : ResilienceFixture
         guard.AssertNoneSince();
     }
 
+    [Fact]
+    public void ZapHandlerGoneBeforeRequest_HandshakesTimeOut_NoRequestKeptForALaterHandler()
+    {
+        const int Peers = 20;
+        var handler = Create(SocketType.Router);
+        var server = Create(SocketType.Router);
+        handler.Bind("inproc://zeromq.zap.01");
+        server.SetOption(SocketOption.Plain_Server, 1);
+        server.SetOption(SocketOption.Handshake_Ivl, 100);
+        string endpoint = BindTcp(server);
+
+        var peers = new List<RawPeer>(Peers);
+        try
+        {
+            // Each connection starts while a handler is bound; its request is made after the handler has gone.
+            for (int i = 0; i < Peers; i++)
+            {
+                var peer = RawPeer.Connect(RawPeer.PortOf(endpoint));
+                peers.Add(peer);
+                peer.Send(ZmtpBytes.Greeting(mechanism: "PLAIN"));
+                Assert.Equal(64, peer.ReadExactly(64).Length);
+            }
+
+            handler.Dispose();
+            foreach (var peer in peers)
+            {
+                peer.Send(PlainHello("admin", "secret"));
+            }
+
+            foreach (var peer in peers)
+            {
+                Assert.True(peer.WaitUntilClosed(), "the handshake timer did not close a connection whose ZAP request had no handler");
+            }
+        }
+        finally
+        {
+            peers.ForEach(p => p.Dispose());
+        }
+
+        // The requests went with their connections: none waits in the context for a handler bound later.
+        Eventually.True(() => Context.Inproc.PendingNameCount == 0, "no ZAP request waits for a handler");
+    }
+
     private static void AssertAllCollected(ConnectionTracker tracker)
     {
         Assert.True(tracker.Created > 0, "the tracker saw no connection");
