@@ -21,11 +21,25 @@ internal sealed class BufferPool
     /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
     public const int MaxBucketSize = Tuning.Pools.MaxBucketSize;
 
-    /// <summary>Source of the ids that index <see cref="ThreadCaches.Pools"/>.</summary>
+    /// <summary>Guards <see cref="s_nextId"/>, <see cref="s_freeIds"/> and <see cref="s_nextSerial"/>.</summary>
+    private static readonly Lock s_idLock = new();
+
+    /// <summary>The highest id given out so far.</summary>
     private static int s_nextId = -1;
 
-    /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>.</summary>
+    /// <summary>
+    /// Ids of pools that are gone, given out again: a process that makes and drops pools keeps its threads'
+    /// <see cref="ThreadCaches.Pools"/> as long as its most pools alive at once, not one slot per pool ever made.
+    /// </summary>
+    private static readonly Stack<int> s_freeIds = new();
+
+    private static long s_nextSerial;
+
+    /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>; another pool's once this one is gone.</summary>
     private readonly int _id;
+
+    /// <summary>Never given to another pool: tells this pool's thread caches from those of a pool that had its id before.</summary>
+    private readonly long _serial;
 
     /// <summary>Level 2, one bucket per size class.</summary>
     private readonly MessagePoolBucket[] _buckets;
@@ -44,7 +58,12 @@ internal sealed class BufferPool
     /// <summary>An empty pool with the default caps and its own statistics.</summary>
     public BufferPool()
     {
-        _id = Interlocked.Increment(ref s_nextId);
+        lock (s_idLock)
+        {
+            _id = s_freeIds.TryPop(out int id) ? id : ++s_nextId;
+            _serial = ++s_nextSerial;
+        }
+
         _buckets = new MessagePoolBucket[BucketCount];
         for (int i = 0; i < BucketCount; i++)
         {
@@ -62,6 +81,13 @@ internal sealed class BufferPool
         foreach (MessagePoolBucket bucket in _buckets)
         {
             bucket.FreeAll();
+        }
+
+        // A live thread's cache of this pool stays in its slot until the thread uses the pool that gets this id next
+        // (which frees it there, on its own thread) or ends (the cache's finalizer frees it).
+        lock (s_idLock)
+        {
+            s_freeIds.Push(_id);
         }
     }
 
@@ -232,14 +258,18 @@ internal sealed class BufferPool
     private MessagePoolThreadCache? TryGetThreadCache()
     {
         MessagePoolThreadCache?[]? pools = ThreadCaches.CurrentIfCreated?.Pools;
-        return pools is not null && (uint)_id < (uint)pools.Length ? pools[_id] : null;
+        return pools is not null && (uint)_id < (uint)pools.Length && pools[_id] is { } cache && cache.PoolSerial == _serial
+            ? cache
+            : null;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private MessagePoolThreadCache GetOrCreateThreadCache(ThreadCaches caches)
     {
         MessagePoolThreadCache?[] pools = caches.Pools;
-        return (uint)_id < (uint)pools.Length && pools[_id] is { } cache ? cache : CreateThreadCache(caches);
+        return (uint)_id < (uint)pools.Length && pools[_id] is { } cache && cache.PoolSerial == _serial
+            ? cache
+            : CreateThreadCache(caches);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -252,7 +282,9 @@ internal sealed class BufferPool
             caches.Pools = pools;
         }
 
-        var cache = new MessagePoolThreadCache();
+        // A cache in the slot is the one of a pool that had this id and is gone: this thread owns it, so frees it here.
+        pools[_id]?.FreeAll();
+        var cache = new MessagePoolThreadCache(_serial);
         lock (_threadCaches)
         {
             PruneEndedThreads();

@@ -28,6 +28,9 @@ internal sealed class MessagePoolThreadCache
     /// <summary>The thread that owns this cache; once it has ended, its pool folds the counters in and frees the buffers.</summary>
     public readonly Thread Owner = Thread.CurrentThread;
 
+    /// <summary>The serial of the pool this cache belongs to: a slot whose cache has another serial is a gone pool's.</summary>
+    public readonly long PoolSerial;
+
     /// <summary>
     /// Pooled rents and returns made on the owning thread: its pool's share of <see cref="MessagePool.GetStatistics"/>,
     /// counted with plain stores (only the owner writes them) instead of a locked add on the pool per rent and return.
@@ -36,6 +39,8 @@ internal sealed class MessagePoolThreadCache
 
     /// <inheritdoc cref="Rents"/>
     public long Returns;
+
+    public MessagePoolThreadCache(long poolSerial) => PoolSerial = poolSerial;
 
     /// <summary>Frees the buffers still cached when the owning thread has died.</summary>
     ~MessagePoolThreadCache() => FreeAll();

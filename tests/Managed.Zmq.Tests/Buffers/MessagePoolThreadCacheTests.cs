@@ -16,7 +16,7 @@ public sealed class MessagePoolThreadCacheTests
     /// <summary>A cache for tokens: its finalizer would free whatever a failing test leaves in it.</summary>
     private static MessagePoolThreadCache TokenCache()
     {
-        var cache = new MessagePoolThreadCache();
+        var cache = new MessagePoolThreadCache(poolSerial: 0);
         GC.SuppressFinalize(cache);
         return cache;
     }
@@ -69,7 +69,7 @@ public sealed class MessagePoolThreadCacheTests
     [Fact]
     public void FreeAll_BuffersInFirstAndLastBucket_EveryBucketEmpty()
     {
-        var cache = new MessagePoolThreadCache();
+        var cache = new MessagePoolThreadCache(poolSerial: 0);
         int last = BufferPool.BucketCount - 1;
         Assert.True(cache.TryPush(0, FrameHeadroom.AllocatePooled(BufferPool.GetBucketCapacity(0))));
         Assert.True(cache.TryPush(last, FrameHeadroom.AllocatePooled(BufferPool.GetBucketCapacity(last))));
