@@ -73,8 +73,9 @@ internal sealed class BufferPool
 
     /// <summary>Frees the level-2 buffers of a pool nobody references any more.</summary>
     /// <remarks>
-    /// Rented messages and payloads keep their pool reachable, so this only runs once none is left. Level-1 buffers on other
-    /// threads are freed once those threads have ended: when another thread first uses the pool, or with the pool.
+    /// Rented messages and payloads keep their pool reachable, so this only runs once none is left. Level-1 buffers stay
+    /// with their threads: a thread that has ended lets its cache go, whose finalizer frees them; a live thread frees
+    /// them when it first uses the pool that takes this one's id (<see cref="CreateThreadCache"/>).
     /// </remarks>
     ~BufferPool()
     {
