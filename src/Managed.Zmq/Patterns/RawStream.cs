@@ -68,6 +68,9 @@ internal sealed class RawStream : Pattern
 
     public override void Disconnected(Pipe pipe) => Detach(pipe);
 
+    /// <summary>Pipes of connections still in the table: one whose connection was lost is never read again.</summary>
+    public override bool Reads(Pipe pipe) => pipe.PatternState is byte[];
+
     public override void Detach(Pipe pipe)
     {
         if (pipe.PatternState is not byte[] id)

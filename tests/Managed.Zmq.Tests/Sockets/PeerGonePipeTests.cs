@@ -39,6 +39,25 @@ public sealed class PeerGonePipeTests : TransportSockets
         socket.Dispose();
     }
 
+    /// <summary>
+    /// <see cref="Rounds"/> peers of <paramref name="type"/>, one after the other, connect to <paramref name="server"/>,
+    /// send one message it never reads and leave, while its first peer stays.
+    /// </summary>
+    private void SendUnheardAndLeave(Socket server, string endpoint, SocketType type, long receivedBefore, Action<Socket>? configure = null)
+    {
+        for (int i = 1; i <= Rounds; i++)
+        {
+            var peer = Create(type);
+            configure?.Invoke(peer);
+            peer.Connect(endpoint);
+            Assert.True(peer.Send("unheard"));
+            long expected = receivedBefore + i;
+            Eventually.True(() => Received(server) == expected, "the server took in the unheard message");
+            CloseAfterSending(peer);
+            Eventually.True(() => server.GetPeers().Count == 1, "the peer has gone");
+        }
+    }
+
     [Fact]
     public void PeerClosed_PushFromMisbehavingPeer_PipeLetGo()
     {
@@ -74,16 +93,7 @@ public sealed class PeerGonePipeTests : TransportSockets
         first.Send("first");
         Assert.Equal("first", server.RecvString());
 
-        for (int i = 1; i <= Rounds; i++)
-        {
-            var second = Create(SocketType.Pair);
-            second.Connect(endpoint);
-            Assert.True(second.Send("ignored"));
-            long expected = 1 + i;
-            Eventually.True(() => Received(server) == expected, "the PAIR took in the second peer's message");
-            CloseAfterSending(second);
-            Eventually.True(() => server.GetPeers().Count == 1, "the second peer has gone");
-        }
+        SendUnheardAndLeave(server, endpoint, SocketType.Pair, receivedBefore: 1);
 
         AssertNoneDraining(server, "PAIR");
         first.Send("still");
@@ -103,17 +113,8 @@ public sealed class PeerGonePipeTests : TransportSockets
         Assert.Equal("taken", router.RecvString());
         Assert.Equal("owner", router.RecvString());
 
-        for (int i = 1; i <= Rounds; i++)
-        {
-            var copy = Create(SocketType.Dealer);
-            copy.SetOption(SocketOption.Routing_Id, "taken"u8.ToArray());
-            copy.Connect(endpoint);
-            Assert.True(copy.Send("unheard"));
-            long expected = 1 + i;
-            Eventually.True(() => Received(router) == expected, "the ROUTER took in the copy's message");
-            CloseAfterSending(copy);
-            Eventually.True(() => router.GetPeers().Count == 1, "the copy has gone");
-        }
+        SendUnheardAndLeave(
+            router, endpoint, SocketType.Dealer, receivedBefore: 1, copy => copy.SetOption(SocketOption.Routing_Id, "taken"u8.ToArray()));
 
         AssertNoneDraining(router, "ROUTER");
         owner.Send("still");
@@ -157,5 +158,30 @@ public sealed class PeerGonePipeTests : TransportSockets
             rep.Send("answer");
             Assert.Equal("answer", req.RecvString());
         }
+    }
+
+    [Fact]
+    public void PeerClosed_StreamConnectionLost_PipeLetGo()
+    {
+        // A STREAM that connects with Immediate ends the pipe with its connection; what came in unread goes too.
+        var stream = Create(SocketType.Stream);
+        stream.SetOption(SocketOption.Immediate, 1);
+        stream.SetOption(SocketOption.Reconnect_Ivl, -1);
+
+        for (int i = 0; i < Rounds; i++)
+        {
+            using var listener = new RawListener();
+            stream.Connect(listener.Endpoint);
+            long before = Received(stream);
+            using (var peer = listener.Accept())
+            {
+                peer.Send("never read"u8.ToArray());
+                Eventually.True(() => Received(stream) > before, "the STREAM took in the bytes");
+            }
+
+            Eventually.True(() => stream.GetPeers().Count == 0, "the connection has gone");
+        }
+
+        AssertNoneDraining(stream, "STREAM");
     }
 }
