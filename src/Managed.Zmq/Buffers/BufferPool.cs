@@ -38,6 +38,21 @@ internal sealed class BufferPool
     /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>; another pool's once this one is gone.</summary>
     private readonly int _id;
 
+    /// <summary>The highest id given to a pool so far in the process. Tests.</summary>
+    public static int HighestId
+    {
+        get
+        {
+            lock (s_idLock)
+            {
+                return s_nextId;
+            }
+        }
+    }
+
+    /// <summary>This pool's index in the threads' caches. Tests.</summary>
+    public int Id => _id;
+
     /// <summary>Never given to another pool: tells this pool's thread caches from those of a pool that had its id before.</summary>
     private readonly long _serial;
 
