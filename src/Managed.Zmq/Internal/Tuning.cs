@@ -264,8 +264,8 @@ internal static partial class Tuning
     internal static class Metrics
     {
         /// <summary>
-        /// Endpoints whose closed sockets' counts the process keeps apart, each its own series; the ones retired
-        /// longest ago are folded into one overflow series per socket type. docs/observability.md ("How many
+        /// Pairs of socket type and endpoint whose closed sockets' counts the process keeps apart, each its own
+        /// series; the ones retired longest ago are folded into one overflow series per socket type. docs/observability.md ("How many
         /// series") says why this many.
         /// </summary>
         public const int RetiredSeries = 1000;
