@@ -21,7 +21,7 @@ internal sealed class BufferPool
     /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
     public const int MaxBucketSize = Tuning.Pools.MaxBucketSize;
 
-    /// <summary>Guards <see cref="s_nextId"/>, <see cref="s_freeIds"/> and <see cref="s_nextSerial"/>.</summary>
+    /// <summary>Guards <see cref="s_nextId"/>, <see cref="s_freeIds"/>, <see cref="s_nextSerial"/> and <see cref="s_liveSerials"/>.</summary>
     private static readonly Lock s_idLock = new();
 
     /// <summary>The highest id given out so far.</summary>
@@ -34,6 +34,9 @@ internal sealed class BufferPool
     private static readonly Stack<int> s_freeIds = new();
 
     private static long s_nextSerial;
+
+    /// <summary>The serial of the pool that holds each id now, 0 for an id that is free.</summary>
+    private static long[] s_liveSerials = [];
 
     /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>; another pool's once this one is gone.</summary>
     private readonly int _id;
@@ -77,6 +80,12 @@ internal sealed class BufferPool
         {
             _id = s_freeIds.TryPop(out int id) ? id : ++s_nextId;
             _serial = ++s_nextSerial;
+            if (_id >= s_liveSerials.Length)
+            {
+                Array.Resize(ref s_liveSerials, Math.Max(_id + 1, s_liveSerials.Length * 2));
+            }
+
+            s_liveSerials[_id] = _serial;
         }
 
         _buckets = new MessagePoolBucket[BucketCount];
@@ -90,7 +99,7 @@ internal sealed class BufferPool
     /// <remarks>
     /// Rented messages and payloads keep their pool reachable, so this only runs once none is left. Level-1 buffers stay
     /// with their threads: a thread that has ended lets its cache go, whose finalizer frees them; a live thread frees
-    /// them when it first uses the pool that takes this one's id (<see cref="CreateThreadCache"/>).
+    /// them the next time it starts using any pool (<see cref="CreateThreadCache"/>).
     /// </remarks>
     ~BufferPool()
     {
@@ -99,10 +108,11 @@ internal sealed class BufferPool
             bucket.FreeAll();
         }
 
-        // A live thread's cache of this pool stays in its slot until the thread uses the pool that gets this id next
-        // (which frees it there, on its own thread) or ends (the cache's finalizer frees it).
+        // A live thread's cache of this pool stays in its slot until the thread next takes a cache of any pool (which
+        // frees the caches of gone pools there, on their own thread) or ends (the cache's finalizer frees it).
         lock (s_idLock)
         {
+            s_liveSerials[_id] = 0;
             s_freeIds.Push(_id);
         }
     }
@@ -298,8 +308,10 @@ internal sealed class BufferPool
             caches.Pools = pools;
         }
 
-        // A cache in the slot is the one of a pool that had this id and is gone: this thread owns it, so frees it here.
-        pools[_id]?.FreeAll();
+        // A cache in the slot is the one of a pool that had this id and is gone; so may others be. This thread owns
+        // them all, so frees them here: a thread that uses pools made and dropped keeps none of their buffers past
+        // its next new cache. Rare (a thread's first use of a pool), so a walk of its slots costs nothing that counts.
+        FreeGonePoolsCaches(pools);
         var cache = new MessagePoolThreadCache(_serial);
         lock (_threadCaches)
         {
@@ -309,6 +321,22 @@ internal sealed class BufferPool
 
         pools[_id] = cache;
         return cache;
+    }
+
+    /// <summary>Frees and forgets the calling thread's caches of pools that are gone (their slot's pool has another serial or none).</summary>
+    private static void FreeGonePoolsCaches(MessagePoolThreadCache?[] pools)
+    {
+        lock (s_idLock)
+        {
+            for (int id = 0; id < pools.Length; id++)
+            {
+                if (pools[id] is { } cache && (id >= s_liveSerials.Length || cache.PoolSerial != s_liveSerials[id]))
+                {
+                    cache.FreeAll();
+                    pools[id] = null;
+                }
+            }
+        }
     }
 
     /// <summary>

@@ -59,6 +59,24 @@ public sealed class BufferPoolIdTests
         Assert.True(reused > 0, "no round's pool took the id of the pool dropped just before");
     }
 
+    [Fact]
+    public void Rent_NewPoolAfterOthersWentOnThisThread_GonePoolsCachesFreed()
+    {
+        UseAndDrop(PoolsPerRound);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+
+        // Whatever id it gets, a pool this thread starts using frees the gone pools' caches in its slots.
+        var pool = new MessagePool();
+        pool.Rent(64).Dispose();
+
+        // What is left: the live pools this thread has used (this one, the library's own, those of tests that ran on
+        // this thread and are still running); without the walk, the 50 gone pools' caches as well.
+        int cached = ThreadCaches.Current.Pools.Count(cache => cache is not null);
+        Assert.True(cached < PoolsPerRound / 2, $"{cached} pool caches on this thread after {PoolsPerRound} pools went");
+        GC.KeepAlive(pool);
+    }
+
     /// <summary>Makes, uses on this thread and drops <paramref name="count"/> pools; the last one's id.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int UseAndDrop(int count)
