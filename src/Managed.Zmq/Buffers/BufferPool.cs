@@ -326,17 +326,21 @@ internal sealed class BufferPool
     /// <summary>Frees and forgets the calling thread's caches of pools that are gone (their slot's pool has another serial or none).</summary>
     private static void FreeGonePoolsCaches(MessagePoolThreadCache?[] pools)
     {
+        List<MessagePoolThreadCache>? gone = null;
         lock (s_idLock)
         {
             for (int id = 0; id < pools.Length; id++)
             {
                 if (pools[id] is { } cache && (id >= s_liveSerials.Length || cache.PoolSerial != s_liveSerials[id]))
                 {
-                    cache.FreeAll();
+                    (gone ??= []).Add(cache);
                     pools[id] = null;
                 }
             }
         }
+
+        // Freed outside the lock, which pool constructors and finalizers take: a serial never becomes live again.
+        gone?.ForEach(static cache => cache.FreeAll());
     }
 
     /// <summary>

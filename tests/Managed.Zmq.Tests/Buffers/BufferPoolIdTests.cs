@@ -36,23 +36,10 @@ public sealed class BufferPoolIdTests
         int reused = 0;
         for (int round = 0; round < Rounds; round++)
         {
-            // The dropped pool left a 64 B buffer in this thread's cache; its id goes back with its finalizer.
-            int goneId = UseAndDrop(1);
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-
-            var pool = new MessagePool();
-            if (pool.Buffers.Id == goneId)
+            if (RentFromPoolAfterOneWent())
             {
                 reused++;
             }
-
-            pool.Rent(64).Dispose();
-
-            PoolStatistics statistics = pool.GetStatistics();
-            Assert.Equal(1, statistics.TotalRents);
-            Assert.Equal(1, statistics.PoolMisses);
-            Assert.Equal(0, statistics.PoolHits);
         }
 
         // A test beside this one may take a freed id first now and then, but not every time.
@@ -75,6 +62,31 @@ public sealed class BufferPoolIdTests
         int cached = ThreadCaches.Current.Pools.Count(cache => cache is not null);
         Assert.True(cached < PoolsPerRound / 2, $"{cached} pool caches on this thread after {PoolsPerRound} pools went");
         GC.KeepAlive(pool);
+    }
+
+    /// <summary>
+    /// Drops a pool that cached a 64 B buffer on this thread, makes a new one and rents from it once, which must miss;
+    /// true when the new pool took the dropped one's id. A method of its own, so that no pool of an earlier round is
+    /// kept alive by this one's locals.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static bool RentFromPoolAfterOneWent()
+    {
+        // Earlier rounds' pools are finalized first, so that the collection below gives back only the dropped one's id.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        int goneId = UseAndDrop(1);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+
+        var pool = new MessagePool();
+        pool.Rent(64).Dispose();
+
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(1, statistics.TotalRents);
+        Assert.Equal(1, statistics.PoolMisses);
+        Assert.Equal(0, statistics.PoolHits);
+        return pool.Buffers.Id == goneId;
     }
 
     /// <summary>Makes, uses on this thread and drops <paramref name="count"/> pools; the last one's id.</summary>
