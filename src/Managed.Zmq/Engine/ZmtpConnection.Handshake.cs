@@ -17,6 +17,7 @@ internal sealed partial class ZmtpConnection
         var options = _host.Options;
         var mechanism = options.Mechanism;
         bool curve = mechanism == Wire.ZmtpMechanism.Curve;
+        var zap = _host.Zap;
 
         return new Security.MechanismSettings
         {
@@ -32,7 +33,7 @@ internal sealed partial class ZmtpConnection
             CurveSecretKey = curve ? options.CurveSecretKey.ToArray() : [],
             CurveServerKey = curve ? options.CurveServerKey.ToArray() : [],
             ZapDomain = options.ZapDomain,
-            ZapHandlerPresent = _host.Zap.IsHandlerBound,
+            IsZapHandlerBound = () => zap.IsHandlerBound,
             PeerAddress = _transport.PeerAddress,
         };
     }

@@ -224,7 +224,7 @@ internal sealed class CurveServer : CurveMechanismBase
 
         // docs/libzmq-behaviour.md L9: with a ZAP handler the client's permanent key is the credential; without one,
         // every client is accepted.
-        if (Settings.ZapHandlerPresent)
+        if (Settings.IsZapHandlerBound())
         {
             _state = State.WaitingForZap;
             RequestZap(clientPermanent);

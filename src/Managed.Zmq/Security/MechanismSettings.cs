@@ -31,8 +31,12 @@ internal sealed class MechanismSettings
 
     public string ZapDomain { get; init; } = string.Empty;
 
-    /// <summary>True when a ZAP handler is bound at inproc://zeromq.zap.01 in the socket's context.</summary>
-    public bool ZapHandlerPresent { get; init; }
+    /// <summary>
+    /// Whether a ZAP handler is bound at inproc://zeromq.zap.01 in the socket's context now. Asked when a request would
+    /// be made (PLAIN's HELLO, CURVE's INITIATE, NULL's start), as libzmq asks then (docs/libzmq-behaviour.md L7-L9),
+    /// not once when the connection starts: a handler may come or go while a handshake waits for its peer.
+    /// </summary>
+    public Func<bool> IsZapHandlerBound { get; init; } = static () => false;
 
     /// <summary>The peer's IP address (no port) for ZAP requests, or empty.</summary>
     public string PeerAddress { get; init; } = string.Empty;

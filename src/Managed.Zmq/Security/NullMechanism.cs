@@ -25,7 +25,7 @@ internal sealed class NullMechanism : MechanismBase
         // a libzmq client that has not sent its READY yet; that client then takes the close for a lost connection and
         // reconnects, which after a refusal it must not (docs/libzmq-behaviour.md L7, docs/libzmq-behaviour.md L15). Asking once the
         // client's READY is in leaves no such window; the request itself is the same.
-        _zapAfterPeerReady = settings.ZapDomain.Length > 0 && settings.ZapHandlerPresent;
+        _zapAfterPeerReady = settings.ZapDomain.Length > 0 && settings.IsZapHandlerBound();
         if (!_zapAfterPeerReady)
         {
             QueueReady();

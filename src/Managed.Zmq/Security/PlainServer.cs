@@ -84,7 +84,7 @@ internal sealed class PlainServer : MechanismBase
         }
 
         // docs/libzmq-behaviour.md L8: a PLAIN server cannot authenticate without a ZAP handler, and fails with EFAULT.
-        if (!Settings.ZapHandlerPresent)
+        if (!Settings.IsZapHandlerBound())
         {
             Fail(MechanismError.NoDetail(ZmqConstants.EFAULT));
             return;

@@ -287,7 +287,7 @@ public sealed partial class CurveMechanismTests
         AsServer = true,
         CurvePublicKey = CurveTestKeys.ServerPublic,
         CurveSecretKey = CurveTestKeys.ServerSecret,
-        ZapHandlerPresent = zap,
+        IsZapHandlerBound = () => zap,
         PeerAddress = "127.0.0.1",
         CurveCrypto = crypto ?? ManagedCurveCrypto.Instance,
     };

@@ -329,7 +329,7 @@ public sealed class NullMechanismTests
     {
         SocketType = SocketType.Router,
         ZapDomain = "global",
-        ZapHandlerPresent = true,
+        IsZapHandlerBound = static () => true,
         PeerAddress = "10.0.0.7",
         RoutingId = "R1"u8.ToArray(),
     };

@@ -206,7 +206,7 @@ public sealed class PlainMechanismTests
         Mechanism = ZmtpMechanism.Plain,
         AsServer = true,
         ZapDomain = "dom",
-        ZapHandlerPresent = handler,
+        IsZapHandlerBound = () => handler,
         PeerAddress = "127.0.0.1",
     });
 }

@@ -368,7 +368,7 @@ public sealed class FuzzHarness
             CurvePublicKey = asServer ? _serverPublic : _clientPublic,
             CurveSecretKey = asServer ? _serverSecret : _clientSecret,
             CurveServerKey = _serverPublic,
-            ZapHandlerPresent = kind == 4,
+            IsZapHandlerBound = kind == 4 ? static () => true : static () => false,
         };
 
         var (mechanism, clientType, serverType) = kind switch
