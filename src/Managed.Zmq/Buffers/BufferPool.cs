@@ -21,21 +21,19 @@ internal sealed class BufferPool
     /// <summary>Capacity of the largest bucket; larger rents are not pooled.</summary>
     public const int MaxBucketSize = Tuning.Pools.MaxBucketSize;
 
-    /// <summary>Guards <see cref="s_nextId"/>, <see cref="s_freeIds"/>, <see cref="s_nextSerial"/> and <see cref="s_liveSerials"/>.</summary>
+    /// <summary>Guards <see cref="s_nextId"/>, <see cref="s_nextSerial"/> and <see cref="s_liveSerials"/>.</summary>
     private static readonly Lock s_idLock = new();
 
     /// <summary>The highest id given out so far.</summary>
     private static int s_nextId = -1;
 
-    /// <summary>
-    /// Ids of pools that are gone, given out again: a process that makes and drops pools keeps its threads'
-    /// <see cref="ThreadCaches.Pools"/> as long as its most pools alive at once, not one slot per pool ever made.
-    /// </summary>
-    private static readonly Stack<int> s_freeIds = new();
-
     private static long s_nextSerial;
 
-    /// <summary>The serial of the pool that holds each id now, 0 for an id that is free.</summary>
+    /// <summary>
+    /// The serial of the pool that holds each id now, 0 for an id that is free: a gone pool's id is given out again, so
+    /// that a process that makes and drops pools keeps its threads' <see cref="ThreadCaches.Pools"/> as long as its most
+    /// pools alive at once, not one slot per pool ever made.
+    /// </summary>
     private static long[] s_liveSerials = [];
 
     /// <summary>Index of this pool in every thread's <see cref="ThreadCaches.Pools"/>; another pool's once this one is gone.</summary>
@@ -78,7 +76,9 @@ internal sealed class BufferPool
     {
         lock (s_idLock)
         {
-            _id = s_freeIds.TryPop(out int id) ? id : ++s_nextId;
+            // A scan, not a list of free ids: pools are made rarely, and the serials already say which ids are free.
+            int free = Array.IndexOf(s_liveSerials, 0L, 0, s_nextId + 1);
+            _id = free >= 0 ? free : ++s_nextId;
             _serial = ++s_nextSerial;
             if (_id >= s_liveSerials.Length)
             {
@@ -113,7 +113,6 @@ internal sealed class BufferPool
         lock (s_idLock)
         {
             s_liveSerials[_id] = 0;
-            s_freeIds.Push(_id);
         }
     }
 
@@ -281,22 +280,17 @@ internal sealed class BufferPool
         return buffer;
     }
 
-    private MessagePoolThreadCache? TryGetThreadCache()
-    {
-        MessagePoolThreadCache?[]? pools = ThreadCaches.CurrentIfCreated?.Pools;
-        return pools is not null && (uint)_id < (uint)pools.Length && pools[_id] is { } cache && cache.PoolSerial == _serial
-            ? cache
-            : null;
-    }
+    private MessagePoolThreadCache? TryGetThreadCache() =>
+        ThreadCaches.CurrentIfCreated is { } caches ? CachedIn(caches.Pools) : null;
+
+    /// <summary>This pool's cache in a thread's slots, or null: none yet, or a gone pool's that had this id.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private MessagePoolThreadCache? CachedIn(MessagePoolThreadCache?[] pools) =>
+        (uint)_id < (uint)pools.Length && pools[_id] is { } cache && cache.PoolSerial == _serial ? cache : null;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private MessagePoolThreadCache GetOrCreateThreadCache(ThreadCaches caches)
-    {
-        MessagePoolThreadCache?[] pools = caches.Pools;
-        return (uint)_id < (uint)pools.Length && pools[_id] is { } cache && cache.PoolSerial == _serial
-            ? cache
-            : CreateThreadCache(caches);
-    }
+        => CachedIn(caches.Pools) ?? CreateThreadCache(caches);
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private MessagePoolThreadCache CreateThreadCache(ThreadCaches caches)
@@ -331,7 +325,8 @@ internal sealed class BufferPool
         {
             for (int id = 0; id < pools.Length; id++)
             {
-                if (pools[id] is { } cache && (id >= s_liveSerials.Length || cache.PoolSerial != s_liveSerials[id]))
+                // A slot holds a cache only for an id some pool was given, which s_liveSerials covers.
+                if (pools[id] is { } cache && cache.PoolSerial != s_liveSerials[id])
                 {
                     (gone ??= []).Add(cache);
                     pools[id] = null;

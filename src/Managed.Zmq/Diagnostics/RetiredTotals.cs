@@ -6,7 +6,7 @@ namespace Managed.Zmq.Diagnostics;
 /// What pipes or sockets that have gone counted, by key (an endpoint, or a socket type and an endpoint), so that
 /// a counter does not go back when its pipes do. Bounded: a process that uses ever-new endpoints (wildcard binds,
 /// peers found by discovery) would otherwise keep one entry per endpoint for its whole life. Past
-/// <see cref="Capacity"/> keys, the key retired longest ago is folded into its overflow key: the sum over all keys
+/// its capacity in keys, the key retired longest ago is folded into its overflow key: the sum over all keys
 /// never goes back, while the folded key's own total is gone (docs/observability.md, "How many series").
 /// </summary>
 /// <remarks>Not thread-safe: the owner holds its lock around every call. Not on any message path.</remarks>
@@ -25,6 +25,9 @@ internal sealed class RetiredTotals<TKey>
 
     private readonly IEqualityComparer<TKey> _comparer;
 
+    /// <summary>The most keys kept apart; older ones are folded into their overflow keys.</summary>
+    private readonly int _capacity;
+
     /// <param name="capacity">The most keys kept apart.</param>
     /// <param name="overflowKeyOf">The key a folded key's counts join: one of a small fixed set. An overflow key
     /// given to <see cref="Add"/> (counts another owner already folded) joins the overflow at once.</param>
@@ -32,15 +35,12 @@ internal sealed class RetiredTotals<TKey>
     public RetiredTotals(int capacity, Func<TKey, TKey> overflowKeyOf, IEqualityComparer<TKey>? comparer = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(capacity);
-        Capacity = capacity;
+        _capacity = capacity;
         _overflowKeyOf = overflowKeyOf;
         _comparer = comparer ?? EqualityComparer<TKey>.Default;
         _entries = new(_comparer);
         _overflow = new(_comparer);
     }
-
-    /// <summary>The most keys kept apart; older ones are folded into their overflow keys.</summary>
-    public int Capacity { get; }
 
     /// <summary>Keys kept apart now (not counting the overflow keys).</summary>
     public int Count => _entries.Count;
@@ -67,7 +67,7 @@ internal sealed class RetiredTotals<TKey>
 
         node.ValueRef.Totals.AddCounts(counts);
         _order.AddLast(node);
-        while (_entries.Count > Capacity)
+        while (_entries.Count > _capacity)
         {
             var oldest = _order.First!;
             _order.RemoveFirst();

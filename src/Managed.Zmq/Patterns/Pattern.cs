@@ -34,8 +34,8 @@ internal abstract class Pattern
     /// Whether a Recv will ever read what <paramref name="pipe"/> has queued. When a pipe's peer has gone, the
     /// socket keeps the pipe until its queued messages are read only if this is true; otherwise it lets the pipe and
     /// its messages go at once. libzmq does the same: PUSH's pipes do not wait for a reader, PAIR ends a second
-    /// peer's pipe (docs/libzmq-behaviour.md L18), ROUTER never reads a peer whose routing id is taken (L16), and
-    /// REQ discards what its other peers send.
+    /// peer's pipe (docs/libzmq-behaviour.md L18), ROUTER never reads a peer whose routing id is taken
+    /// (docs/libzmq-behaviour.md L16), and REQ discards what its other peers send.
     /// </summary>
     public virtual bool Reads(Pipe pipe) => true;
 

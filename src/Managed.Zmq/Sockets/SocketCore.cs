@@ -209,7 +209,7 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
                 break;
             case PipeEventKind.PeerClosed:
                 pipe.PeerGone = true;
-                if (pipe.InboundHasData && Pattern.Reads(pipe))
+                if (StillToBeRead(pipe))
                 {
                     _draining.Add(pipe);
                 }
@@ -227,14 +227,20 @@ internal sealed partial class SocketCore : IPipeOwner, IPatternHost, IInprocSock
         for (int i = _draining.Count - 1; i >= 0; i--)
         {
             var pipe = _draining[i];
-            // The pattern may stop reading a pipe meanwhile (REQ's next request goes to another peer).
-            if (!pipe.InboundHasData || pipe.IsTerminated || !Pattern.Reads(pipe))
+            if (!StillToBeRead(pipe))
             {
                 _draining.RemoveAt(i);
                 DetachFromPattern(pipe);
             }
         }
     }
+
+    /// <summary>
+    /// Whether a pipe whose peer has gone must stay for the messages it queued: some are left, and the pattern will read
+    /// them. Asked again at each call, since a pattern may stop reading a pipe meanwhile (REQ's next request goes to
+    /// another peer).
+    /// </summary>
+    private bool StillToBeRead(Pipe pipe) => pipe.InboundHasData && !pipe.IsTerminated && Pattern.Reads(pipe);
 
     /// <summary>Detaches an inproc pipe here and tells its peer socket that this side is gone.</summary>
     public void DropInprocPipe(InprocPipe pipe)

@@ -27,9 +27,7 @@ public sealed class PeerGonePipeTests : TransportSockets
     private static long Received(Socket socket)
     {
         socket.GetPeers();
-        var totals = new Dictionary<string, Managed.Zmq.Diagnostics.PipeTotals>(StringComparer.Ordinal);
-        socket.Core.Meters.Collect(totals);
-        return totals.Values.Sum(t => t.MessagesReceived);
+        return MetricsProbe.SocketTotals(socket).Values.Sum(t => t.MessagesReceived);
     }
 
     /// <summary>Lets the socket's queued messages go out before it closes (test sockets have Linger 0).</summary>

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
+using Managed.Zmq.Diagnostics;
 
 namespace Managed.Zmq.Tests.Support;
 
@@ -76,10 +77,18 @@ internal sealed class MetricsProbe : IDisposable
     /// </summary>
     public long ObserveOverflow(string instrument, string type)
     {
-        var key = (instrument, $"otel.metric.overflow=True,zmq.socket.type={type}");
+        var key = (instrument, $"{ZmqMetrics.OverflowTag}=True,zmq.socket.type={type}");
         _observed.TryRemove(key, out _);
         _listener.RecordObservableInstruments();
         return _observed.GetValueOrDefault(key);
+    }
+
+    /// <summary>A socket's totals by endpoint as the metrics read them, gone pipes' counts included (no listener needed).</summary>
+    public static Dictionary<string, PipeTotals> SocketTotals(Socket socket)
+    {
+        var totals = new Dictionary<string, PipeTotals>(StringComparer.Ordinal);
+        socket.Core.Meters.Collect(totals);
+        return totals;
     }
 
     public void Dispose() => _listener.Dispose();

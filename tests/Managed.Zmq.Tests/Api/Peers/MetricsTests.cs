@@ -269,12 +269,11 @@ public sealed class MetricsTests : TransportSockets, IDisposable
             pull.Dispose();
         }
 
-        var totals = new Dictionary<string, Managed.Zmq.Diagnostics.PipeTotals>(StringComparer.Ordinal);
+        var totals = new Dictionary<string, Managed.Zmq.Diagnostics.PipeTotals>();
         Eventually.True(
             () =>
             {
-                totals.Clear();
-                push.Core.Meters.Collect(totals);
+                totals = MetricsProbe.SocketTotals(push);
                 return totals.Values.Sum(t => t.MessagesSent) == limit + Extra && totals.Count == limit + 1;
             },
             "every endpoint's pipe retired into the socket's totals");
