@@ -23,7 +23,12 @@ public sealed partial class Context
                 ThrowHelper.ThrowZmqException(ZmqConstants.ETERM);
             }
 
-            if (_sockets.Count >= _maxSockets)
+            if (_socketLimit < 0)
+            {
+                _socketLimit = _maxSockets;
+            }
+
+            if (_sockets.Count >= _socketLimit)
             {
                 ThrowHelper.ThrowZmqException(ZmqConstants.EMFILE);
             }
@@ -159,9 +164,12 @@ public sealed partial class Context
             {
                 int count = Math.Max(1, _ioThreadCount);
                 var threads = new IoThread[count];
+
+                // As libzmq's "prefix/ZMQbg/IO/n": the prefix only once set, read when the threads start.
+                string prefix = _threadNamePrefixSet ? $"{_threadNamePrefix}/" : "";
                 for (int i = 0; i < count; i++)
                 {
-                    threads[i] = new IoThread($"Managed.Zmq I/O {i}");
+                    threads[i] = new IoThread($"{prefix}Managed.Zmq I/O {i}");
                 }
 
                 _ioThreads = threads;

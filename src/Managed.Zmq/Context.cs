@@ -31,6 +31,15 @@ public sealed partial class Context : IDisposable
     private int _threadSchedPolicy = -1;
     private int _maxMessageSize = int.MaxValue;
     private int _threadNamePrefix;
+
+    /// <summary>Whether ThreadNamePrefix was set: libzmq names its threads without a prefix until it is.</summary>
+    private bool _threadNamePrefixSet;
+
+    /// <summary>
+    /// The socket limit in force: MaxSockets as it was when the first socket was created, as libzmq sizes its socket
+    /// slots once, when its first socket starts the context. -1 until then.
+    /// </summary>
+    private int _socketLimit = -1;
     private int _ipv6;
     private int _blocky = 1;
 
@@ -147,7 +156,7 @@ public sealed partial class Context : IDisposable
                 case ContextOption.ThreadSchedPolicy when value >= 0: _threadSchedPolicy = value; break;
                 case ContextOption.MaxMsgSize when value >= 0: _maxMessageSize = value; break;
                 case ContextOption.ThreadAffinityCpuAdd or ContextOption.ThreadAffinityCpuRemove when value >= 0: break;
-                case ContextOption.ThreadNamePrefix: _threadNamePrefix = value; break;
+                case ContextOption.ThreadNamePrefix: _threadNamePrefix = value; _threadNamePrefixSet = true; break;
                 case (ContextOption)ZmqConstants.ZMQ_IPV6 when value is 0 or 1: _ipv6 = value; break;
                 case (ContextOption)ZmqConstants.ZMQ_BLOCKY when value is 0 or 1: _blocky = value; break;
                 default: ThrowInvalid(); break;

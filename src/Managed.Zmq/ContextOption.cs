@@ -12,6 +12,7 @@ public enum ContextOption
     IoThreads = 1,
 
     /// <summary>Maximum number of sockets open at once in the context.</summary>
+    /// <remarks>As in libzmq, the value in force is the one set when the context's first socket is created; later changes are read back but change no limit.</remarks>
     MaxSockets = 2,
 
     /// <summary>Largest value <see cref="MaxSockets"/> accepts (read-only).</summary>
@@ -36,5 +37,10 @@ public enum ContextOption
     ThreadAffinityCpuRemove = 8,
 
     /// <summary>Numeric prefix of I/O thread names.</summary>
+    /// <remarks>
+    /// Once set, the I/O threads are named <c>"{prefix}/Managed.Zmq I/O {n}"</c> (libzmq's are <c>"{prefix}/ZMQbg/IO/{n}"</c>).
+    /// Read when the I/O threads start, with the context's first connection or bind; Linux shows the first 15 bytes
+    /// of a thread's name.
+    /// </remarks>
     ThreadNamePrefix = 9,
 }

@@ -123,6 +123,7 @@ public sealed partial class Socket
         using (_core.EnterGate())
         {
             ThrowIfClosedUnderGate();
+            ThrowIfTerminated();
             SetOptionUnderGate(option, value);
         }
     }
@@ -169,6 +170,13 @@ public sealed partial class Socket
         // A thread-safe type: another thread may be writing an option (or Last_Endpoint) meanwhile.
         using (_core.EnterGate())
         {
+            if (_core.IsTerminated)
+            {
+                // As libzmq's getsockopt once the socket knows its context is gone; only Dispose still works.
+                length = 0;
+                return ZmqConstants.ETERM;
+            }
+
             return GetOptionUnderGate(option, buffer, out length);
         }
     }

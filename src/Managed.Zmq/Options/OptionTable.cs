@@ -43,6 +43,9 @@ internal static class OptionTable
     /// <summary>Heartbeat_Ttl travels in deciseconds in a 16-bit PING field: 65535 × 100 + 99 ms is the largest value that fits.</summary>
     private const int MaxHeartbeatTtl = 6_553_599;
 
+    /// <summary>libzmq checks Heartbeat_Ttl after turning it into whole deciseconds, so -99 to -1 ms pass as 0.</summary>
+    private const int MinHeartbeatTtl = -99;
+
     private static readonly OptionDescriptor s_unsupported =
         new(OptionKind.Unsupported, OptionAccess.None, 0, 0, 0, 0, -1, acceptsWiderBuffer: false);
 
@@ -98,7 +101,7 @@ internal static class OptionTable
         rows[OptionId.SendHwm] = Int32(0, Max, 1000);
         rows[OptionId.ReceiveHwm] = Int32(0, Max, 1000);
         rows[OptionId.MulticastHops] = Int32(1, Max, 1);
-        rows[OptionId.MulticastLoop] = Int32(int.MinValue, Max, 1); // libzmq: int as bool, relaxed (any value)
+        rows[OptionId.MulticastLoop] = Int32(int.MinValue, Max, 1); // libzmq: int as bool, relaxed (any value, read back as 0 or 1)
         rows[OptionId.ReceiveTimeout] = Int32(-1, Max, -1);
         rows[OptionId.SendTimeout] = Int32(-1, Max, -1);
         rows[OptionId.LastEndpoint] = Computed(acceptsWiderBuffer: false);
@@ -122,8 +125,8 @@ internal static class OptionTable
         rows[OptionId.ProbeRouter] = Int32(0, Max, 0, W, Types(SocketType.Router, SocketType.Dealer, SocketType.Req));
         rows[OptionId.ReqCorrelate] = Int32(0, Max, 0, W, Types(SocketType.Req));
         rows[OptionId.ReqRelaxed] = Int32(0, Max, 0, W, Types(SocketType.Req));
-        rows[OptionId.Conflate] = Int32(int.MinValue, Max, 0);
-        rows[OptionId.ZapDomain] = Blob(OptionKind.String, RW, 0, MaxShortLength, ZapDomainSlot);
+        rows[OptionId.Conflate] = Int32(0, 1, 0); // libzmq: int as bool, strict (0 or 1, else EINVAL)
+        rows[OptionId.ZapDomain] = Blob(OptionKind.String, RW, 1, MaxShortLength, ZapDomainSlot); // libzmq 4.3.4 refuses an empty domain
         rows[OptionId.RouterHandover] = Int32(0, Max, 0, W, router);
         rows[OptionId.TypeOfService] = Int32(0, Max, 0);
         rows[OptionId.ConnectRoutingId] =
@@ -135,9 +138,9 @@ internal static class OptionTable
         rows[OptionId.XpubManual] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.XpubWelcomeMessage] = Blob(OptionKind.Bytes, W, 0, Max, XpubWelcomeMessageSlot, publishers);
         rows[OptionId.StreamNotify] = Int32(0, 1, 1, W, Types(SocketType.Stream));
-        rows[OptionId.InvertMatching] = Int32(int.MinValue, Max, 0);
+        rows[OptionId.InvertMatching] = Int32(int.MinValue, Max, 0); // libzmq: int as bool, relaxed, as Multicast_Loop
         rows[OptionId.HeartbeatInterval] = Int32(0, Max, 0);
-        rows[OptionId.HeartbeatTtl] = Int32(0, MaxHeartbeatTtl, 0);
+        rows[OptionId.HeartbeatTtl] = Int32(MinHeartbeatTtl, MaxHeartbeatTtl, 0);
         rows[OptionId.HeartbeatTimeout] = Int32(0, Max, -1); // -1 is only the default: "same as the interval"
         rows[OptionId.XpubVerboser] = Int32(0, Max, 0, W, publishers);
         rows[OptionId.ConnectTimeout] = Int32(0, Max, 0);

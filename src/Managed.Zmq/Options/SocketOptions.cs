@@ -268,6 +268,12 @@ internal sealed partial class SocketOptions
                 value -= value % 100;
                 break;
 
+            case OptionId.MulticastLoop:
+            case OptionId.InvertMatching:
+                // libzmq keeps these as booleans: any non-zero value is on and reads back as 1.
+                value = value != 0 ? 1 : 0;
+                break;
+
             case OptionId.XpubVerbose:
                 // Verbose means "subscribes only": it also turns off the unsubscribe half that Verboser adds.
                 _scalars[OptionId.XpubVerboser] = 0;

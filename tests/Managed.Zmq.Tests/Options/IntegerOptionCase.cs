@@ -26,8 +26,16 @@ internal sealed record IntegerOptionCase(
 
     public long WidthMax => Width == sizeof(long) ? long.MaxValue : int.MaxValue;
 
-    /// <summary>What a read returns after writing <paramref name="value"/>: Heartbeat_Ttl keeps whole deciseconds only.</summary>
-    public long ReadBack(long value) => Option == OptionId.HeartbeatTtl ? value - (value % 100) : value;
+    /// <summary>
+    /// What a read returns after writing <paramref name="value"/>: Heartbeat_Ttl keeps whole deciseconds only, and
+    /// Multicast_Loop and Invert_Matching are booleans (libzmq's relaxed ones: any non-zero value reads back as 1).
+    /// </summary>
+    public long ReadBack(long value) => Option switch
+    {
+        OptionId.HeartbeatTtl => value - (value % 100),
+        OptionId.MulticastLoop or OptionId.InvertMatching => value != 0 ? 1 : 0,
+        _ => value,
+    };
 
     public override string ToString() => Name;
 }

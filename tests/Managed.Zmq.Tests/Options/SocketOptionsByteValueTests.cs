@@ -86,6 +86,17 @@ public sealed class SocketOptionsByteValueTests
     }
 
     [Fact]
+    public void TrySet_ZapDomainEmpty_ReturnsEinvalAndKeepsValue()
+    {
+        // libzmq 4.3.4 refuses an empty ZAP domain, given as NULL or as an empty buffer alike.
+        var options = new SocketOptions(SocketType.Rep, ipv6Default: false);
+        Assert.Equal(OptionStatus.Ok, options.SetText(OptionId.ZapDomain, "keep"));
+
+        Assert.Equal(OptionStatus.InvalidArgument, options.TrySet(OptionId.ZapDomain, []));
+        Assert.Equal("keep", options.GetText(OptionId.ZapDomain));
+    }
+
+    [Fact]
     public void StringProperties_AfterSet_ExposeDecodedText()
     {
         var options = new SocketOptions(SocketType.Dealer, ipv6Default: false);

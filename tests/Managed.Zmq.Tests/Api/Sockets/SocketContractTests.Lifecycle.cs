@@ -169,6 +169,20 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
+    public void Shutdown_ThenSetOrGetOption_ThrowsEterm()
+    {
+        // libzmq's setsockopt and getsockopt fail with ETERM once the socket knows its context is gone.
+        var pull = Create(SocketType.Pull);
+        Bind(pull);
+
+        Context.Shutdown();
+
+        AssertZmqError(ZmqConstants.ETERM, () => pull.SetOption(SocketOption.Linger, 0));
+        AssertZmqError(ZmqConstants.ETERM, () => pull.GetOption<int>(SocketOption.Linger));
+        AssertZmqError(ZmqConstants.ETERM, () => pull.GetOptionString(SocketOption.Last_Endpoint));
+    }
+
+    [Fact]
     public void Shutdown_ThenNewSocket_ThrowsEterm()
     {
         Context.Shutdown();
