@@ -208,7 +208,8 @@ public sealed partial class Context : IDisposable
     /// before disposing makes LINGER -1 count as 0 instead, so that nothing waits at all.
     /// </remarks>
     /// <param name="lingerTimeout">How long lingering messages may still be sent; <see cref="Timeout.InfiniteTimeSpan"/> waits as long as LINGER says.</param>
-    /// <returns>True when nothing had to be discarded; false when the deadline cut lingering sends short.</returns>
+    /// <returns>True when nothing had to be discarded; false when the deadline cut lingering sends short, or when
+    /// messages were queued for an inproc name that was never bound (libzmq's termination discards those too).</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="lingerTimeout"/> is negative and not infinite.</exception>
     public bool Terminate(TimeSpan lingerTimeout)
     {
@@ -257,6 +258,12 @@ public sealed partial class Context : IDisposable
             {
                 StopLingering(lingerer);
             }
+        }
+
+        // No socket is left to link them: messages queued for inproc names never bound are discarded.
+        if (Inproc.AbandonPending())
+        {
+            complete = false;
         }
 
         if (_ioThreads is { } threads)

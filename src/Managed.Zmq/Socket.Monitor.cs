@@ -34,6 +34,9 @@ public sealed partial class Socket
             ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
         }
 
+        // As libzmq: a monitor already running stops first (MONITOR_STOPPED, its PAIR closed and its name free), so the
+        // same endpoint can be monitored again with another mask, and a bind that fails leaves no monitor running.
+        _core.Monitor.Stop();
         var pair = new SocketCore(_core.Context, SocketType.Pair);
         int error = _core.Context.Inproc.Bind(endpoint["inproc://".Length..], pair);
         if (error != 0)

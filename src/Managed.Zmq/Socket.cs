@@ -25,15 +25,29 @@ public sealed partial class Socket : IDisposable
     /// <param name="socketType">The socket type (0–17, 19, 20: every type libzmq 4.3 has but DGRAM).</param>
     public Socket(Context context, SocketType socketType)
     {
+        // A constructor that throws leaves a finalizable object behind: nothing is open yet, so nothing is to close.
+        GC.SuppressFinalize(this);
         ArgumentNullException.ThrowIfNull(context);
         if (!SocketTypeFacts.IsSupported(socketType))
         {
             ThrowHelper.ThrowZmqException(ZmqConstants.EINVAL);
         }
 
-        _core = new SocketCore(context, socketType);
-        context.Register(_core);
+        var core = new SocketCore(context, socketType);
+        try
+        {
+            context.Register(core);
+        }
+        catch
+        {
+            // Refused (ETERM, EMFILE, a disposed context): the core has registered its meters, and goes with them.
+            core.Close();
+            throw;
+        }
+
+        _core = core;
         _id = Interlocked.Increment(ref s_nextId);
+        GC.ReRegisterForFinalize(this);
     }
 
     /// <summary>Closes the socket if the application forgot to, as libzmq's handle finalization does.</summary>

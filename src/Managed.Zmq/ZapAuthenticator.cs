@@ -38,10 +38,18 @@ public sealed class ZapAuthenticator : IDisposable
     /// <summary>Request frames from here on are credentials (a PLAIN password among them): RFC 27 §Message Format.</summary>
     private const int FirstCredentialFrame = 6;
 
-    private readonly Context _context;
     private readonly ZapPolicy _policy = new();
     private readonly Socket _handler;
     private readonly Socket _stopReceiver;
+
+    /// <summary>
+    /// Made with the others: Dispose must not need a new socket, which a context at its MaxSockets would refuse and
+    /// leave the thread serving for good. The serving thread closes it as it ends (a context being disposed waits for
+    /// it), under <see cref="_stopLock"/>, so that Dispose never sends on it while it closes.
+    /// </summary>
+    private readonly Socket _stopSender;
+
+    private readonly Lock _stopLock = new();
     private readonly string _stopEndpoint = $"inproc://managed-zmq-zap-authenticator-{Guid.NewGuid():N}";
     private readonly Thread _thread;
     private int _disposed;
@@ -51,28 +59,33 @@ public sealed class ZapAuthenticator : IDisposable
     public ZapAuthenticator(Context context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        _context = context;
         Socket? handler = null;
         Socket? stopReceiver = null;
+        Socket? stopSender = null;
         try
         {
-            // Both sockets inside the try: a context waits for every socket at Dispose, so one left
+            // Every socket inside the try: a context waits for every socket at Dispose, so one left
             // open by a failed constructor would hang it.
             handler = new Socket(context, SocketType.Rep);
             stopReceiver = new Socket(context, SocketType.Pair);
+            stopSender = new Socket(context, SocketType.Pair);
             handler.SetOption(SocketOption.Linger, 0);
+            stopSender.SetOption(SocketOption.Linger, 0);
             handler.Bind(Endpoint);
             stopReceiver.Bind(_stopEndpoint);
+            stopSender.Connect(_stopEndpoint);
         }
         catch
         {
             handler?.Dispose();
             stopReceiver?.Dispose();
+            stopSender?.Dispose();
             throw;
         }
 
         _handler = handler;
         _stopReceiver = stopReceiver;
+        _stopSender = stopSender;
         _thread = new Thread(Serve) { IsBackground = true, Name = "Managed.Zmq ZAP authenticator" };
         _thread.Start();
     }
@@ -134,19 +147,20 @@ public sealed class ZapAuthenticator : IDisposable
             return;
         }
 
-        try
+        lock (_stopLock)
         {
-            using var stop = new Socket(_context, SocketType.Pair);
-            stop.Connect(_stopEndpoint);
-            stop.Send(ReadOnlySpan<byte>.Empty);
-        }
-        catch (ZmqException)
-        {
-            // The context is shut down: the thread has stopped, or stops now, with ETERM.
-        }
-        catch (ObjectDisposedException)
-        {
-            // The context is already disposed, so the thread has stopped.
+            try
+            {
+                _stopSender.Send(ReadOnlySpan<byte>.Empty, SendFlags.DontWait);
+            }
+            catch (ZmqException e) when (e.ErrorNumber == ZmqConstants.ETERM)
+            {
+                // The context is shut down: the thread has stopped, or stops now, with ETERM.
+            }
+            catch (ObjectDisposedException)
+            {
+                // The thread has ended and closed it.
+            }
         }
 
         _thread.Join();
@@ -206,6 +220,10 @@ public sealed class ZapAuthenticator : IDisposable
         {
             _handler.Dispose();
             _stopReceiver.Dispose();
+            lock (_stopLock)
+            {
+                _stopSender.Dispose();
+            }
         }
     }
 

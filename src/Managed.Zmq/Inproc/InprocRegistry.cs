@@ -111,6 +111,31 @@ internal sealed class InprocRegistry
         }
     }
 
+    /// <summary>
+    /// Context termination, every socket closed: the connects still waiting for a name (kept because their sockets
+    /// closed with messages queued and a LINGER other than 0) will never be linked. Releases what they queued, so
+    /// that zero-copy free callbacks run and pooled buffers go back, as libzmq's termination ends its pending inproc
+    /// connects. True when any of them held a message.
+    /// </summary>
+    public bool AbandonPending()
+    {
+        List<InprocPipe> pipes;
+        lock (_lock)
+        {
+            pipes = [.. _pending.Values.SelectMany(static list => list.Select(static item => item.Pipe))];
+            _pending.Clear();
+        }
+
+        bool discarded = false;
+        foreach (var pipe in pipes)
+        {
+            discarded |= pipe.OutboundHasData;
+            pipe.InprocOutbound.Abandon();
+        }
+
+        return discarded;
+    }
+
     /// <summary>Names that connects wait for, as many as there are names with a pending connect. Tests.</summary>
     public int PendingNameCount
     {

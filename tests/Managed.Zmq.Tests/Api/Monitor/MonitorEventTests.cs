@@ -268,6 +268,41 @@ public sealed class MonitorEventTests : ResilienceFixture
     }
 
     [Fact]
+    public void Monitor_SameEndpointAgain_OldMonitorStopsAndTheEndpointServesTheNewOne()
+    {
+        // libzmq stops the running monitor before it binds the new one, so re-arming an endpoint (another mask, say)
+        // is not refused with EADDRINUSE.
+        string endpoint = TestEndpoint.Inproc("again");
+        var server = Create(SocketType.Pull);
+        server.Monitor(endpoint, SocketMonitorEvent.All);
+        using var first = MonitorProbe.Connect(Context, endpoint);
+        BindTcp(server);
+        first.WaitFor(SocketMonitorEvent.Listening);
+
+        server.Monitor(endpoint, SocketMonitorEvent.Listening);
+        using var second = MonitorProbe.Connect(Context, endpoint);
+        string bound = BindTcp(server);
+
+        first.WaitFor(SocketMonitorEvent.MonitorStopped);
+        Assert.Equal(bound, second.WaitFor(SocketMonitorEvent.Listening).Address);
+    }
+
+    [Fact]
+    public void Monitor_NewEndpointTaken_ThrowsEaddrinuseAndTheOldMonitorHasStopped()
+    {
+        string taken = TestEndpoint.Inproc("taken-later");
+        var holder = Create(SocketType.Pair);
+        holder.Bind(taken);
+        var server = Create(SocketType.Pull);
+        using var first = MonitorProbe.Attach(Context, server);
+
+        var ex = Assert.Throws<ZmqException>(() => server.Monitor(taken, SocketMonitorEvent.All));
+
+        Assert.Equal(ZmqConstants.EADDRINUSE, ex.ErrorNumber);
+        first.WaitFor(SocketMonitorEvent.MonitorStopped);
+    }
+
+    [Fact]
     public void Monitor_TcpEndpoint_ThrowsEprotonosupport()
     {
         var socket = Create(SocketType.Pull);

@@ -110,6 +110,30 @@ public sealed class ZapAuthenticatorTests
     }
 
     [Fact]
+    public async Task Dispose_ContextAtItsSocketLimit_Returns()
+    {
+        // The application filled the context after the authenticator started: stopping it must need no new socket.
+        using var context = new Context(ioThreads: 1, maxSockets: 4);
+        var auth = new ZapAuthenticator(context);
+        using var last = new Socket(context, SocketType.Pair);
+        Assert.Equal(ZmqConstants.EMFILE, Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Pair).Dispose()).ErrorNumber);
+
+        // A TimeoutException here means Dispose hung.
+        await Task.Run(auth.Dispose).WaitAsync(Deadline);
+    }
+
+    [Fact]
+    public async Task Constructor_ContextWithoutRoomForItsSockets_ThrowsEmfileAndKeepsNone()
+    {
+        var context = new Context(ioThreads: 1, maxSockets: 2);
+
+        var error = Assert.Throws<ZmqException>(() => new ZapAuthenticator(context));
+
+        Assert.Equal(ZmqConstants.EMFILE, error.ErrorNumber);
+        await Task.Run(context.Dispose).WaitAsync(Deadline);
+    }
+
+    [Fact]
     public void Dispose_RequestAlreadySent_IsAnsweredNotDropped()
     {
         using var context = new Context();
