@@ -158,6 +158,12 @@ internal sealed partial class ZmtpConnection
                 }
             }
         }
+        catch (TransportProtocolException)
+        {
+            // The transport's own framing broke (ws://): libzmq's engine takes that as a protocol error, so the session
+            // ends without a reconnect, as for a bad ZMTP frame (docs/libzmq-behaviour.md L15).
+            Close(DisconnectReason.ProtocolError);
+        }
         catch (Exception ex) when (IsConnectionError(ex))
         {
             Close(LostAfterHandBack(pipe));

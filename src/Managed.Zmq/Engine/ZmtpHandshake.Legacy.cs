@@ -46,7 +46,8 @@ internal sealed partial class ZmtpHandshake
                 : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
         }
 
-        if (header.More || header.IsCommand)
+        // RFC 15's identity is a final short frame, at most 255 octets, as every routing id here.
+        if (header.More || header.IsCommand || header.BodyLength > ZmtpReady.MaxIdentityLength)
         {
             return HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError);
         }
@@ -117,7 +118,9 @@ internal sealed partial class ZmtpHandshake
         while (true)
         {
             var status = Zmtp10Frame.TryReadHeader(Received, out bodyLength, out _, out headerLength);
-            if (status == ZmtpStatus.Malformed || (status == ZmtpStatus.Done && bodyLength > LargestHandshakeFrame))
+
+            // RFC 13 §Identity: at most 255 octets, as every routing id here (a 3.x peer's longer Identity is refused too).
+            if (status == ZmtpStatus.Malformed || (status == ZmtpStatus.Done && bodyLength > Math.Min(LargestHandshakeFrame, ZmtpReady.MaxIdentityLength)))
             {
                 return HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError);
             }

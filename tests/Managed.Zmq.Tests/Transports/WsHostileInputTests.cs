@@ -100,6 +100,69 @@ public sealed class WsHostileInputTests : ResilienceFixture
         Assert.Equal(0, raw.Receive(new byte[16]));
     }
 
+    [Theory]
+    [InlineData(new byte[] { 0x82, 127, 0x80, 0, 0, 0, 0, 0, 0, 0 })] // a 64-bit length with its top bit set
+    [InlineData(new byte[] { 0x81, 2, 0x00, 0x41 })] // a text frame
+    [InlineData(new byte[] { 0x82, 0x82, 1, 2, 3, 4, 0x01, 0x43 })] // masked, from a server
+    public void Connect_FramingErrorAfterHandshake_ConnectionEndsAndIsNotRetried(byte[] badFrame)
+    {
+        // libzmq's ws engine takes a framing error as a protocol error: the session ends and is not reconnected
+        // (docs/libzmq-behaviour.md L15), where a lost connection would be.
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var push = Create(SocketType.Push);
+        push.SetOption(SocketOption.Reconnect_Ivl, 1);
+        var monitor = Monitor(push);
+        push.Connect($"ws://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}/zmq");
+
+        using (var raw = AcceptUpgrade(listener))
+        {
+            var ready = new byte[64];
+            int readyLength = ZmtpReady.WriteFrame(ready, SocketType.Pull, default);
+            raw.Send(Unmasked(ready.AsSpan(0, readyLength)));
+            monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
+
+            raw.Send(badFrame);
+            monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        }
+
+        // A retry would come within a millisecond or two (Reconnect_Ivl 1): a quiet spell shows there is none.
+        monitor.Drain(300);
+        Assert.Equal(0, monitor.Count(SocketMonitorEvent.ConnectRetried));
+        Assert.False(listener.Pending(), "the socket connected again after a framing error");
+    }
+
+    /// <summary>Accepts the client's connection and answers its upgrade request for ZWS over NULL.</summary>
+    private static System.Net.Sockets.Socket AcceptUpgrade(TcpListener listener)
+    {
+        Assert.True(listener.Server.Poll(Timeout * 1000, SelectMode.SelectRead), "the ws client never connected");
+        var raw = listener.AcceptSocket();
+        raw.ReceiveTimeout = Timeout;
+        var head = new List<byte>();
+        var one = new byte[1];
+        while (!System.Runtime.InteropServices.CollectionsMarshal.AsSpan(head).EndsWith("\r\n\r\n"u8))
+        {
+            Assert.Equal(1, raw.Receive(one));
+            head.Add(one[0]);
+        }
+
+        string request = Encoding.ASCII.GetString([.. head]);
+        string key = request.Split("\r\n")
+            .First(line => line.StartsWith("Sec-WebSocket-Key:", StringComparison.OrdinalIgnoreCase))["Sec-WebSocket-Key:".Length..]
+            .Trim();
+        raw.Send(WsUpgrade.BuildResponse(WsUpgrade.ComputeAccept(key), WsProtocols.Null));
+        return raw;
+    }
+
+    /// <summary>An unmasked ZWS message (a server's) made from one whole ZMTP frame.</summary>
+    private static byte[] Unmasked(ReadOnlySpan<byte> zmtpFrame)
+    {
+        Assert.Equal(ZmtpStatus.Done, ZmtpFrame.TryReadFrame(zmtpFrame, out var header, out var body));
+        var head = new byte[WsFrame.MaxHeaderLength];
+        int length = WsFrame.WriteHeader(head, WsOpcode.Binary, body.Length + 1, masked: false, 0);
+        return [.. head[..length], WsFrame.ToZwsFlags(header.Flags), .. body];
+    }
+
     /// <summary>A masked ZWS message made from one whole ZMTP frame (header and body).</summary>
     private static byte[] MaskedBinary(ReadOnlySpan<byte> zmtpFrame)
     {
