@@ -179,8 +179,11 @@ internal sealed partial class ZmtpHandshake
             var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
             if (status != ZmtpStatus.Done)
             {
+                // A frame the decoder refuses (a length beyond the handshake's limit or with its top bit set) fails in
+                // libzmq's decoder, not in its mechanism, and its engine then raises DISCONNECTED alone: no handshake
+                // event for a protocol error.
                 return status == ZmtpStatus.Malformed
-                    ? HandshakeResult.Fail(HandshakeOutcome.ProtocolError, ZmqConstants.ZMQ_PROTOCOL_ERROR_ZMTP_UNSPECIFIED)
+                    ? HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError)
                     : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
             }
 

@@ -122,6 +122,24 @@ public sealed class HostileInputTests : ResilienceFixture
     public void LengthPrefix_HugeCommandDuringHandshake_Closed(ulong size) =>
         AssertHandled(ZmtpBytes.Concat(ZmtpBytes.Greeting(), ZmtpBytes.LongHeader(size, ZmtpBytes.FlagCommand)), Outcome.Closed);
 
+    [Theory]
+    [InlineData(0x8000000000000000UL, -1L)]
+    [InlineData(0x4000000000000000UL, -1L)]
+    [InlineData(2UL << 20, -1L)]
+    [InlineData(101UL, 100L)]
+    public void LengthPrefix_RefusedDuringHandshake_DisconnectedWithoutHandshakeEvent(ulong size, long maxMessageSize)
+    {
+        // A frame libzmq's decoder refuses is a protocol error of its engine, which raises DISCONNECTED alone.
+        var server = Create(SocketType.Pull);
+        server.SetOption(SocketOption.Maxmsgsize, maxMessageSize);
+        using var monitor = Monitor(server);
+        using var peer = RawPeer.Connect(RawPeer.PortOf(BindTcp(server)));
+
+        peer.TrySend(ZmtpBytes.Concat(ZmtpBytes.Greeting(), ZmtpBytes.LongHeader(size, ZmtpBytes.FlagCommand)));
+
+        monitor.AssertClosedWithoutHandshakeEvent();
+    }
+
     [Fact]
     public void LengthPrefix_BeyondMaxmsgsize_Closed() =>
         AssertHandled(ZmtpBytes.Frame(0, new byte[101]), Outcome.Closed, handshakeFirst: true, configure: s => s.SetOption(SocketOption.Maxmsgsize, 100L));
