@@ -152,6 +152,7 @@ public sealed partial class Socket
         using (_core.EnterGate())
         {
             ThrowIfClosedUnderGate();
+            ThrowIfTerminated();
             UnbindCore(endpoint);
         }
     }
@@ -194,6 +195,7 @@ public sealed partial class Socket
         using (_core.EnterGate())
         {
             ThrowIfClosedUnderGate();
+            ThrowIfTerminated();
             DisconnectCore(endpoint);
         }
     }

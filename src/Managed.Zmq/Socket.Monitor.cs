@@ -18,6 +18,9 @@ public sealed partial class Socket
         ThrowIfDisposed();
         using var gate = _core.EnterGate();
         ThrowIfClosedUnderGate();
+
+        // As libzmq: once the socket has seen its context's shutdown, even stopping a monitor is refused.
+        ThrowIfTerminated();
         if (endpoint is null)
         {
             _core.Monitor.Stop();

@@ -172,7 +172,7 @@ public sealed partial class Socket
         {
             if (_core.IsTerminated)
             {
-                // As libzmq's getsockopt once the socket knows its context is gone; only Dispose still works.
+                // As libzmq, once the socket has seen its context's shutdown: only Dispose still works.
                 length = 0;
                 return ZmqConstants.ETERM;
             }

@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using Managed.Zmq.Security;
+using Managed.Zmq.Internal;
 using Managed.Zmq.Security.Zap;
 
 namespace Managed.Zmq;
@@ -151,7 +152,12 @@ public sealed class ZapAuthenticator : IDisposable
         {
             try
             {
-                _stopSender.Send(ReadOnlySpan<byte>.Empty, SendFlags.DontWait);
+                // One message on a fresh inproc pipe cannot meet the HWM; if it ever could not go, the thread would serve
+                // on and Join would never return, so that is an error here, not a wait.
+                if (!_stopSender.Send(ReadOnlySpan<byte>.Empty, SendFlags.DontWait))
+                {
+                    ThrowHelper.ThrowZmqException(ZmqConstants.EAGAIN);
+                }
             }
             catch (ZmqException e) when (e.ErrorNumber == ZmqConstants.ETERM)
             {

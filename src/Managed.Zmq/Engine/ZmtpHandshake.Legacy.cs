@@ -35,7 +35,7 @@ internal sealed partial class ZmtpHandshake
         byte peerType = Received[ZmtpLegacy.Zmtp20GreetingLength - 1];
         _start += ZmtpLegacy.Zmtp20GreetingLength;
 
-        // RFC 15 §Identity: the first message each way is the sender's identity, one frame, possibly empty.
+        // RFC 15 §Formal Grammar: the first message each way is the sender's identity, one frame, possibly empty.
         byte[] identityFrame = ZmtpLegacy.BuildIdentityFrame(mechanismSettings.RoutingId);
         await _transport.SendAsync(identityFrame).ConfigureAwait(true);
         var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
@@ -46,7 +46,7 @@ internal sealed partial class ZmtpHandshake
                 : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);
         }
 
-        // RFC 15's identity is a final short frame, at most 255 octets, as every routing id here.
+        // RFC 15 §Formal Grammar: the identity is a final short frame, at most 255 octets, as every routing id here.
         if (header.More || header.IsCommand || header.BodyLength > ZmtpReady.MaxIdentityLength)
         {
             return HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError);
@@ -119,7 +119,7 @@ internal sealed partial class ZmtpHandshake
         {
             var status = Zmtp10Frame.TryReadHeader(Received, out bodyLength, out _, out headerLength);
 
-            // RFC 13 §Identity: at most 255 octets, as every routing id here (a 3.x peer's longer Identity is refused too).
+            // RFC 13 §The Connection Layer: at most 255 octets, as every routing id here (a 3.x peer's longer Identity is refused too).
             if (status == ZmtpStatus.Malformed || (status == ZmtpStatus.Done && bodyLength > Math.Min(LargestHandshakeFrame, ZmtpReady.MaxIdentityLength)))
             {
                 return HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError);

@@ -179,9 +179,9 @@ internal sealed partial class ZmtpHandshake
             var (status, header) = await ReadFrameAsync().ConfigureAwait(true);
             if (status != ZmtpStatus.Done)
             {
-                // A frame the decoder refuses (a length beyond the handshake's limit or with its top bit set) fails in
-                // libzmq's decoder, not in its mechanism, and its engine then raises DISCONNECTED alone: no handshake
-                // event for a protocol error.
+                // A frame the decoder refuses (beyond MAXMSGSIZE, or a length with its top bit set) fails in libzmq's
+                // decoder, not in its mechanism, and its engine then raises DISCONNECTED alone: no handshake event for a
+                // protocol error. Our own cap on handshake frames (1 MiB) is refused the same way.
                 return status == ZmtpStatus.Malformed
                     ? HandshakeResult.FailSilently(HandshakeOutcome.ProtocolError)
                     : HandshakeResult.Fail(HandshakeOutcome.ConnectionLost);

@@ -23,12 +23,12 @@ public sealed class RoutingIdLimitTests : ResilienceFixture
     [InlineData(256)]
     [InlineData(65_536)]
     public void Handshake_Zmtp20PeerIdentityOver255Octets_Refused(int length) =>
-        // RFC 15: the identity is a final short frame. A long one is a protocol error, refused as a 3.x peer's is.
+        // RFC 15 §Formal Grammar: the identity is a final short frame. A long one is a protocol error, refused as a 3.x peer's is.
         AssertRefusedByRouter(ZmtpBytes.Concat(ZmtpBytes.Greeting()[..10], Zmtp20Dealer, ZmtpBytes.Frame(0, new byte[length]), ZmtpBytes.Message("hi")));
 
     [Fact]
     public void Handshake_Zmtp10PeerIdentityOver255Octets_Refused() =>
-        // RFC 13 §Identity: 1 to 255 octets. A length of 0xFF then 8 octets (257: the flags octet and 256 octets), and a
+        // RFC 13 §The Connection Layer: 1 to 255 octets. A length of 0xFF then 8 octets (257: the flags octet and 256 octets), and a
         // flags octet with bit 0 clear: an unversioned ZMTP 1.0 peer.
         AssertRefusedByRouter(ZmtpBytes.Concat([0xFF, 0, 0, 0, 0, 0, 0, 0x01, 0x01, 0x00], new byte[256]));
 

@@ -171,7 +171,7 @@ public abstract partial class SocketContractTests
     [Fact]
     public void Shutdown_ThenSetOrGetOption_ThrowsEterm()
     {
-        // libzmq's setsockopt and getsockopt fail with ETERM once the socket knows its context is gone.
+        // As libzmq, setting and reading options fail with ETERM once the socket has seen its context's shutdown.
         var pull = Create(SocketType.Pull);
         Bind(pull);
 
@@ -180,6 +180,23 @@ public abstract partial class SocketContractTests
         AssertZmqError(ZmqConstants.ETERM, () => pull.SetOption(SocketOption.Linger, 0));
         AssertZmqError(ZmqConstants.ETERM, () => pull.GetOption<int>(SocketOption.Linger));
         AssertZmqError(ZmqConstants.ETERM, () => pull.GetOptionString(SocketOption.Last_Endpoint));
+    }
+
+    [Fact]
+    public void Shutdown_ThenUnbindDisconnectOrMonitor_ThrowsEterm()
+    {
+        // As libzmq: unbinding, disconnecting and (re)arming or stopping a monitor fail with ETERM after the shutdown.
+        var pull = Create(SocketType.Pull);
+        string bound = Bind(pull);
+        var push = Create(SocketType.Push);
+        push.Connect(bound);
+
+        Context.Shutdown();
+
+        AssertZmqError(ZmqConstants.ETERM, () => pull.Unbind(bound));
+        AssertZmqError(ZmqConstants.ETERM, () => push.Disconnect(bound));
+        AssertZmqError(ZmqConstants.ETERM, () => pull.Monitor(TestEndpoint.Inproc("after-shutdown"), SocketMonitorEvent.All));
+        AssertZmqError(ZmqConstants.ETERM, () => pull.Monitor(null, SocketMonitorEvent.All));
     }
 
     [Fact]
