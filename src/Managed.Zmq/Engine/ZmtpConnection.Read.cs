@@ -66,7 +66,7 @@ internal sealed partial class ZmtpConnection
             {
                 if (pipe.ReceiveHwm > 0 && inbound.QueuedMessages >= pipe.ReceiveHwm && pipe.TryPauseReader())
                 {
-                    // RCVHWM reached: stop reading so TCP pushes back on the sender (RFC 28 §General behavior).
+                    // RCVHWM reached: stop reading so TCP pushes back on the sender (RFC 28 §The DEALER Socket Type, its general behavior: queue sizes constrained to a configurable limit).
                     AnnouncePublished();
                     await _readerSignal.WaitAsync().ConfigureAwait(true);
                     continue;

@@ -6,7 +6,7 @@ namespace Managed.Zmq.Pipes;
 
 /// <summary>
 /// The link between a socket and one peer, as patterns see it: frames in, frames out, the peer's
-/// routing id and HWMs (RFC 28 §General behavior: one double queue per peer). How the frames travel
+/// routing id and HWMs (RFC 28 §The DEALER Socket Type, its general behavior: one double queue per peer). How the frames travel
 /// is the carrier's: <see cref="StreamPipe"/> (tcp, ipc: a frame queue each way, served by a
 /// connection engine) or <see cref="Inproc.InprocPipe"/> (a channel each way, shared with the peer socket).
 /// </summary>

@@ -40,7 +40,7 @@ internal sealed partial class StreamPipe : Pipe
     /// <summary>What the read loop decoded, for the socket.</summary>
     public FrameQueue Inbound { get; }
 
-    /// <summary>Peer's ZMTP minor version (0 or 1); decides the subscription form (RFC 37 §Publish-Subscribe).</summary>
+    /// <summary>Peer's ZMTP minor version (0 or 1); decides the subscription form (RFC 37 §The Publish-Subscribe Pattern).</summary>
     public byte PeerMinorVersion { get; set; } = 1;
 
     /// <summary>True after the writer consumed part of a message whose rest is still queued (see <see cref="FrameQueue"/>).</summary>
@@ -149,7 +149,7 @@ internal sealed partial class StreamPipe : Pipe
     }
 
     /// <remarks>
-    /// Queued as a SUBSCRIBE/CANCEL command, the 3.1 form (RFC 37 §Publish-Subscribe); the engine rewrites it
+    /// Queued as a SUBSCRIBE/CANCEL command, the 3.1 form (RFC 37 §The Publish-Subscribe Pattern); the engine rewrites it
     /// as a 0x01/0x00 message when the peer turns out to speak 3.0 (docs/libzmq-behaviour.md L12), since the
     /// peer's version is unknown until the handshake.
     /// </remarks>

@@ -75,7 +75,7 @@ internal static class QueuedFrame
 
     /// <summary>
     /// Queue bytes of a subscription change: the SUBSCRIBE or CANCEL command of ZMTP 3.1
-    /// (RFC 37 §Publish-Subscribe); the engine rewrites it as a 0x01/0x00 message for a 3.0 peer
+    /// (RFC 37 §The Publish-Subscribe Pattern); the engine rewrites it as a 0x01/0x00 message for a 3.0 peer
     /// (docs/libzmq-behaviour.md L12), whose version is unknown until the handshake.
     /// </summary>
     public static int GetSubscriptionLength(bool subscribe, int topicLength) =>
