@@ -166,7 +166,7 @@ public sealed partial class Context
                 var threads = new IoThread[count];
 
                 // As libzmq's "prefix/ZMQbg/IO/n": the prefix only once set, read when the threads start.
-                string prefix = _threadNamePrefixSet ? $"{_threadNamePrefix}/" : "";
+                string prefix = _threadNamePrefix is { } set ? $"{set}/" : "";
                 for (int i = 0; i < count; i++)
                 {
                     threads[i] = new IoThread($"{prefix}Managed.Zmq I/O {i}");

@@ -30,10 +30,8 @@ public sealed partial class Context : IDisposable
     private int _threadPriority;
     private int _threadSchedPolicy = -1;
     private int _maxMessageSize = int.MaxValue;
-    private int _threadNamePrefix;
-
-    /// <summary>Whether ThreadNamePrefix was set: libzmq names its threads without a prefix until it is.</summary>
-    private bool _threadNamePrefixSet;
+    /// <summary>ThreadNamePrefix; null until set, as libzmq names its threads without a prefix until then (and reads 0).</summary>
+    private int? _threadNamePrefix;
 
     /// <summary>
     /// The socket limit in force: MaxSockets as it was when the first socket was created, as libzmq sizes its socket
@@ -130,7 +128,7 @@ public sealed partial class Context : IDisposable
                 ContextOption.ThreadSchedPolicy => _threadSchedPolicy,
                 ContextOption.MaxMsgSize => _maxMessageSize,
                 ContextOption.MsgTSize => 64,
-                ContextOption.ThreadNamePrefix => _threadNamePrefix,
+                ContextOption.ThreadNamePrefix => _threadNamePrefix ?? 0,
 
                 // ZMQ_IPV6 and ZMQ_BLOCKY are context options too in libzmq, numbered as the socket options.
                 (ContextOption)ZmqConstants.ZMQ_IPV6 => _ipv6,
@@ -156,7 +154,7 @@ public sealed partial class Context : IDisposable
                 case ContextOption.ThreadSchedPolicy when value >= 0: _threadSchedPolicy = value; break;
                 case ContextOption.MaxMsgSize when value >= 0: _maxMessageSize = value; break;
                 case ContextOption.ThreadAffinityCpuAdd or ContextOption.ThreadAffinityCpuRemove when value >= 0: break;
-                case ContextOption.ThreadNamePrefix: _threadNamePrefix = value; _threadNamePrefixSet = true; break;
+                case ContextOption.ThreadNamePrefix: _threadNamePrefix = value; break;
                 case (ContextOption)ZmqConstants.ZMQ_IPV6 when value is 0 or 1: _ipv6 = value; break;
                 case (ContextOption)ZmqConstants.ZMQ_BLOCKY when value is 0 or 1: _blocky = value; break;
                 default: ThrowInvalid(); break;

@@ -25,8 +25,6 @@ public sealed partial class Socket : IDisposable
     /// <param name="socketType">The socket type (0–17, 19, 20: every type libzmq 4.3 has but DGRAM).</param>
     public Socket(Context context, SocketType socketType)
     {
-        // A constructor that throws leaves a finalizable object behind: nothing is open yet, so nothing is to close.
-        GC.SuppressFinalize(this);
         ArgumentNullException.ThrowIfNull(context);
         if (!SocketTypeFacts.IsSupported(socketType))
         {
@@ -47,13 +45,16 @@ public sealed partial class Socket : IDisposable
 
         _core = core;
         _id = Interlocked.Increment(ref s_nextId);
-        GC.ReRegisterForFinalize(this);
     }
 
     /// <summary>Closes the socket if the application forgot to, as libzmq's handle finalization does.</summary>
     ~Socket()
     {
-        CloseCore();
+        // A constructor that threw leaves a finalizable object without a core: nothing was opened, nothing to close.
+        if (_core is not null)
+        {
+            CloseCore();
+        }
     }
 
     /// <summary>A non-owning identity token for this socket.</summary>

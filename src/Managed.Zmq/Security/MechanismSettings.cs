@@ -33,8 +33,9 @@ internal sealed class MechanismSettings
 
     /// <summary>
     /// Whether a ZAP handler is bound at inproc://zeromq.zap.01 in the socket's context now. Asked when a request would
-    /// be made (PLAIN's HELLO, CURVE's INITIATE, NULL's start), as libzmq asks then (docs/libzmq-behaviour.md L7; docs/libzmq-behaviour.md L8; docs/libzmq-behaviour.md L9),
-    /// not once when the connection starts: a handler may come or go while a handshake waits for its peer.
+    /// be made (PLAIN's HELLO, CURVE's INITIATE, NULL's start), as libzmq asks then, not once when the connection
+    /// starts: a handler may come or go while a handshake waits for its peer (docs/libzmq-behaviour.md L7;
+    /// docs/libzmq-behaviour.md L8; docs/libzmq-behaviour.md L9).
     /// </summary>
     public Func<bool> IsZapHandlerBound { get; init; } = static () => false;
 
