@@ -105,6 +105,8 @@ SCENARIOS=(
   "ipc-thr-1KiB-ours>libzmq   thr        ipc       1024  1000000  libzmq  ours"
   "ipc-thr-64KiB              thr        ipc       65536 40000    ours    ours"
   "ipc-lat-64B                lat        ipc       64    20000    ours    ours"
+  "tcp-lat-64KiB              lat        tcp       65536 20000    ours    ours"
+  "ipc-lat-64KiB              lat        ipc       65536 20000    ours    ours"
   "inproc-thr-64B             thr        inproc    64    10000000 ours    -"
   "inproc-thr-1KiB            thr        inproc    1024  4000000  ours    -"
   "inproc-lat-64B             lat        inproc    64    100000   ours    -"

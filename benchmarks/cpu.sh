@@ -55,6 +55,8 @@ CPU_SCENARIOS=(
   "tcp-curve-thr-64KiB   thr  tcp+curve 65536 16000"
   "tcp-lat-64B           lat  tcp       64    20000"
   "ipc-lat-64B           lat  ipc       64    20000"
+  "tcp-lat-64KiB         lat  tcp       65536 20000"
+  "ipc-lat-64KiB         lat  ipc       65536 20000"
   "tcp-curve-lat-64B     lat  tcp+curve 64    20000"
   "tcp-dealer-router-thr-64B dr_thr tcp 64  4000000 draft"
   "tcp-server-client-thr-64B cs_thr tcp 64  4000000 draft"

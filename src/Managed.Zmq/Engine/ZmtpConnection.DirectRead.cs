@@ -21,8 +21,10 @@ internal sealed partial class ZmtpConnection
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
     /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
     /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back
-    /// to the read loop, which parses or meets them as if it had received them. <see cref="DirectReadOutcome.Read"/> when
-    /// something was read, or a message is already queued (the caller tries its receive again);
+    /// to the read loop, which parses or meets them as if it had received them; a large frame's body is read here too, into
+    /// a buffer of its own (ZmtpConnection.LentLargeFrames.cs). <see cref="DirectReadOutcome.Read"/> when
+    /// something was read, or a message is already queued (the caller tries its receive again), and
+    /// <see cref="DirectReadOutcome.HandedBack"/> when part of it went back to the read loop;
     /// <see cref="DirectReadOutcome.Quiet"/> when nothing came within the wait.
     /// With <paramref name="onlyIfAway"/> (a Recv that must not wait), only a turn a Recv left away is borrowed: the
     /// read loop reads whatever else comes.
@@ -54,9 +56,32 @@ internal sealed partial class ZmtpConnection
                 return DirectReadOutcome.Declined;
             }
 
+            long waitEnd = WaitEnd(microseconds);
+            if (!encrypted && _pendingFrameBytes >= DirectFrameThreshold)
+            {
+                // An earlier read on the turn ended with a large frame's header: its body is next.
+                if (!IsDirectFrameWaiting(pipe, out var waiting))
+                {
+                    // Too large for a buffer of its own, or a command: the read loop's.
+                    how = LentReturn.HandBack;
+                    Volatile.Write(ref _handBackPending, true);
+                    return DirectReadOutcome.Declined;
+                }
+
+                how = ReadLargeFrameLent(pipe, waiting, waitEnd, wait) ? LentReturn.Away : LentReturn.HandBack;
+                return HandBackIf(how);
+            }
+
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
-            // ciphertext buffer) is as it left it.
+            // ciphertext buffer) is as it left it. Right after a large frame, a short receive, as the loop's: a stream's
+            // next frame is likely large too, and its body is read into a buffer of its own rather than into the queue.
             var space = LendingSpace(inbound).Span;
+            bool shortened = !encrypted && _followsLargeFrame;
+            if (shortened)
+            {
+                space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
+            }
+
             int read = _transport.ReceiveLent(space, microseconds, wait);
             if (read == 0)
             {
@@ -77,7 +102,11 @@ internal sealed partial class ZmtpConnection
             else
             {
                 inbound.Advance(read);
-                AdaptReceiveSpace(read, space.Length);
+                _followsLargeFrame = false;
+                if (!shortened)
+                {
+                    AdaptReceiveSpace(read, space.Length);
+                }
             }
 
             OnTrafficReceived();
@@ -91,11 +120,18 @@ internal sealed partial class ZmtpConnection
                 _directParseFailed = true;
             }
 
+            if (plain && !_directParseFailed && !encrypted && IsDirectFrameWaiting(pipe, out var large))
+            {
+                // A large frame's body: read here as well, unless it does not all come before the wait ends.
+                how = ReadLargeFrameLent(pipe, large, waitEnd, wait) ? LentReturn.Away : LentReturn.HandBack;
+                return HandBackIf(how);
+            }
+
             if (!plain || _directParseFailed || _pendingFrameBytes >= DirectFrameThreshold || _pendingCipherBytes >= DirectFrameThreshold)
             {
                 how = LentReturn.HandBack;
                 Volatile.Write(ref _handBackPending, true);
-                return DirectReadOutcome.Read;
+                return DirectReadOutcome.HandedBack;
             }
 
             how = LentReturn.Away;
@@ -105,6 +141,18 @@ internal sealed partial class ZmtpConnection
         {
             _transport.ReturnLent(LendingSpace(inbound), how);
         }
+    }
+
+    /// <summary>After a large frame on the turn: notes a hand-back (<paramref name="how"/>) before the turn goes back.</summary>
+    private DirectReadOutcome HandBackIf(LentReturn how)
+    {
+        if (how != LentReturn.HandBack)
+        {
+            return DirectReadOutcome.Read;
+        }
+
+        Volatile.Write(ref _handBackPending, true);
+        return DirectReadOutcome.HandedBack;
     }
 
     /// <summary>

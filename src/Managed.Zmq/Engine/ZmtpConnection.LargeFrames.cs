@@ -71,16 +71,8 @@ internal sealed partial class ZmtpConnection
             return false;
         }
 
-        var inbound = pipe.Inbound;
         int bodyLength = (int)header.BodyLength;
-        int bodyStart = _parseOffset + header.HeaderLength;
-        int received = inbound.WriteOffset - bodyStart;
-        var payload = RentFrameBuffer(bodyLength);
-        inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.WritableSpan);
-
-        // The reads may run on into the buffer's tailroom: in a stream the last bytes of this frame come with the
-        // next frame's header (and a little of its body), one system call where there would be two.
-        payload.SetReceiveWindow(bodyLength + FrameHeadroom.Tailroom);
+        var payload = StartLargeFrame(pipe.Inbound, header, out int received);
         try
         {
             while (received < bodyLength)
@@ -103,6 +95,55 @@ internal sealed partial class ZmtpConnection
             throw;
         }
 
+        if (!QueueLargeFrame(pipe, header, payload, received, lent: false))
+        {
+            Close(DisconnectReason.ProtocolError);
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The buffer a large frame's body is read into, with the part of the body already received in it
+    /// (<paramref name="received"/> bytes): the bytes after the header in the queue, which leaves the queue ending at the
+    /// header, or, if a borrower began the body (ZmtpConnection.LentLargeFrames.cs), its buffer.
+    /// </summary>
+    private OutboundPayload StartLargeFrame(FrameQueue inbound, ZmtpFrameHeader header, out int received)
+    {
+        int bodyStart = _parseOffset + header.HeaderLength;
+        if (TakeLentLargeFrame(out received) is { } begun)
+        {
+            // The borrower moved what the queue held after the header into its buffer, and the turn came back to the
+            // loop with no receive served in between (a hand-back): the queue ends at the header.
+            return begun;
+        }
+
+        int bodyLength = (int)header.BodyLength;
+        received = inbound.WriteOffset - bodyStart;
+        var payload = RentFrameBuffer(bodyLength);
+        inbound.WriteBuffer.AsSpan(bodyStart, received).CopyTo(payload.WritableSpan);
+        inbound.Truncate(bodyStart);
+
+        // The reads may run on into the buffer's tailroom: in a stream the last bytes of this frame come with the
+        // next frame's header (and a little of its body), one system call where there would be two.
+        payload.SetReceiveWindow(bodyLength + FrameHeadroom.Tailroom);
+        return payload;
+    }
+
+    /// <summary>
+    /// A large frame's body is in <paramref name="payload"/> (with <paramref name="received"/> - its length bytes of what
+    /// follows it): queues it as an external frame, publishes the message if the frame ends one, and puts what followed
+    /// where a receive's bytes go. The read loop (<paramref name="lent"/> false) parses those too, and batches the
+    /// receiving thread's wake-up (<see cref="AnnounceLarge"/>); false on a protocol error in them. A borrower leaves them
+    /// unparsed (it may parse plain data only) and wakes the receiving thread at once, since it is that thread.
+    /// </summary>
+    private bool QueueLargeFrame(StreamPipe pipe, ZmtpFrameHeader header, OutboundPayload payload, int received, bool lent)
+    {
+        var inbound = pipe.Inbound;
+        int bodyLength = (int)header.BodyLength;
+        int bodyStart = _parseOffset + header.HeaderLength;
+
         // What came after the frame is copied out before the frame is queued: once the receiver has it, its
         // buffer may go back to a pool and be reused at any moment.
         int beyond = received - bodyLength;
@@ -123,17 +164,29 @@ internal sealed partial class ZmtpConnection
         if (!header.More)
         {
             inbound.CommitAt(bodyStart, 1);
-            AnnounceLarge(bodyLength);
+            if (lent)
+            {
+                AnnounceAll();
+            }
+            else
+            {
+                AnnounceLarge(bodyLength);
+            }
         }
 
         // The bytes read past the frame go where a receive would have put them, and are parsed as it would.
-        if (beyond > 0 && !TryStoreLeftover(_afterLargeFrame.AsSpan(0, beyond)))
+        if (beyond <= 0)
         {
-            Close(DisconnectReason.ProtocolError);
-            return false;
+            return true;
         }
 
-        return true;
+        if (lent)
+        {
+            StorePlainLeftover(inbound, _afterLargeFrame.AsSpan(0, beyond));
+            return true;
+        }
+
+        return TryStoreLeftover(_afterLargeFrame.AsSpan(0, beyond));
     }
 
     /// <summary>

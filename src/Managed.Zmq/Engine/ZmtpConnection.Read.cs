@@ -51,10 +51,16 @@ internal sealed partial class ZmtpConnection
             return DecryptAndParse(_pipe);
         }
 
+        StorePlainLeftover(inbound, leftover);
+        return ParseReceived(_pipe);
+    }
+
+    /// <summary>Puts <paramref name="leftover"/> into the queue where a receive would have put it, unparsed.</summary>
+    private void StorePlainLeftover(FrameQueue inbound, ReadOnlySpan<byte> leftover)
+    {
         _parseOffset = inbound.EnsureSpace(leftover.Length, _parseOffset);
         leftover.CopyTo(inbound.WriteBuffer.AsSpan(inbound.WriteOffset));
         inbound.Advance(leftover.Length);
-        return ParseReceived(_pipe);
     }
 
     private async Task ReadLoopAsync(StreamPipe pipe)
@@ -110,8 +116,8 @@ internal sealed partial class ZmtpConnection
                 // A frame too big for a grown receive (only when MAXMSGSIZE lets one through) asks for what it
                 // still lacks: a grown request on top would copy the whole partial frame into a new segment.
                 // A large command not yet known to be kept gets no room for its whole body.
+                // The flag stays set while the receive is pending: a borrower reads short too (ZmtpConnection.DirectRead.cs).
                 bool shortened = _followsLargeFrame;
-                _followsLargeFrame = false;
                 int wanted = shortened ? ReadAfterLargeFrame : _pendingFrameBytes > MaxReceiveSpace ? MinReceiveSpace : _receiveSpace;
                 int lacking = largeCommand == LargeCommand.NeedPrefix ? 0 : _pendingFrameBytes - (inbound.WriteOffset - _parseOffset);
                 _parseOffset = inbound.EnsureSpace(Math.Max(wanted, lacking), _parseOffset);
@@ -121,8 +127,9 @@ internal sealed partial class ZmtpConnection
                     space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
                 }
 
-                // A plain receive may be served by the socket's thread meanwhile (ZmtpConnection.DirectRead.cs).
-                bool lendable = !shortened && largeCommand == LargeCommand.None && !_expectsGroupFrames;
+                // A plain receive may be served by the socket's thread meanwhile (ZmtpConnection.DirectRead.cs), the short
+                // one after a large frame too: a large reply's successor may be one as well, and the borrower reads it whole.
+                bool lendable = largeCommand == LargeCommand.None && !_expectsGroupFrames;
                 int read = await ReceiveOrAnnounceAsync(space, lendable).ConfigureAwait(true);
                 if (read == IByteTransport.HandedBack)
                 {
@@ -142,6 +149,7 @@ internal sealed partial class ZmtpConnection
                 }
 
                 inbound.Advance(read);
+                _followsLargeFrame = false;
                 if (!shortened)
                 {
                     AdaptReceiveSpace(read, space.Length);
@@ -149,8 +157,9 @@ internal sealed partial class ZmtpConnection
 
                 OnTrafficReceived();
 
-                // The reactor served this receive before a borrower's hand-back arrived: its bytes follow the handed-back
-                // ones in the queue, and one parse takes both in order.
+                // A hand-back leaves the turn busy, so the reactor does not serve a receive before the loop takes it
+                // (ReactorSocketTransport.ReturnLent); were one served first all the same, its bytes would follow the
+                // handed-back ones in the queue, and one parse takes both in order.
                 if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
                 {
                     Close(DisconnectReason.ProtocolError);
@@ -172,6 +181,7 @@ internal sealed partial class ZmtpConnection
         {
             // Whatever ends the loop, an engine bug included, messages already published must reach the receiver.
             AnnouncePublished();
+            ReleaseLentLargeFrame();
         }
     }
 

@@ -14,8 +14,14 @@ internal enum DirectReadOutcome
     Quiet,
 
     /// <summary>
-    /// Input was read (whole messages may be queued now; what the read loop must handle, such as a command or a large
-    /// frame, was handed back to it), or a message was queued already: the caller tries its receive again.
+    /// Input was read (whole messages may be queued now), or a message was queued already: the caller tries its receive
+    /// again.
     /// </summary>
     Read,
+
+    /// <summary>
+    /// Input was read, and part of it went back to the read loop (a command, a frame the parser refuses or too large for a
+    /// buffer of its own, a large frame whose rest did not come within the wait): as <see cref="Read"/> for the caller.
+    /// </summary>
+    HandedBack,
 }

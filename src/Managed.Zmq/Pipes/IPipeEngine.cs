@@ -17,7 +17,8 @@ internal interface IPipeEngine
     /// Socket thread, about to wait in Recv with this pipe its only one: reads the connection's OS socket itself while
     /// the read loop waits (the read turn, docs/ARCHITECTURE.md), waiting in the kernel up to
     /// <paramref name="microseconds"/>, through <paramref name="wait"/> when another thread may have to end it early.
-    /// <see cref="DirectReadOutcome.Read"/> when it read (whole messages may be in the pipe now);
+    /// <see cref="DirectReadOutcome.Read"/> when it read (whole messages may be in the pipe now), or
+    /// <see cref="DirectReadOutcome.HandedBack"/> when part of what it read went back to the read loop;
     /// <see cref="DirectReadOutcome.Quiet"/> when nothing came; <see cref="DirectReadOutcome.Declined"/> when it could
     /// not borrow the turn or met the end of the stream. With <paramref name="onlyIfAway"/>, only a turn an earlier Recv
     /// left away.

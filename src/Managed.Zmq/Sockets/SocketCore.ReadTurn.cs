@@ -115,6 +115,11 @@ internal sealed partial class SocketCore
                     continue;
                 }
 
+                if (outcome == DirectReadOutcome.HandedBack)
+                {
+                    Meters.ReadTurnHandBacks++;
+                }
+
                 status = RecvAfterTurnRead(engine, ref sink);
                 if (status != RecvStatus.WouldBlock)
                 {
@@ -158,7 +163,7 @@ internal sealed partial class SocketCore
         where TSink : IFrameSink, allows ref struct
     {
         // A turn is away only after a read on it, which set _readTurnEngine: without one, one field read and done.
-        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true, wait: null) != DirectReadOutcome.Read)
+        if (_readTurnEngine is null || !TryGetSoleConnection(out var engine, out var pipe) || engine.ReadDirect(pipe, 0, onlyIfAway: true, wait: null) is not (DirectReadOutcome.Read or DirectReadOutcome.HandedBack))
         {
             return RecvStatus.WouldBlock;
         }

@@ -44,6 +44,9 @@ internal sealed class SocketMeters : IMeteredSocket
     /// <summary>Borrows of the read turn that ended with the read loop to read: the turn was not to be had, or what came needs the loop (a command, the end of the stream); SocketCore.ReadTurn.cs. Socket thread only; read racily.</summary>
     public long ReadTurnDeclines;
 
+    /// <summary>Reads on the read turn that handed part of what they read back to the read loop (a command, a refused frame, a large frame whose rest did not come in time); SocketCore.ReadTurn.cs. Socket thread only; read racily.</summary>
+    public long ReadTurnHandBacks;
+
     /// <summary>Read turns that ended because their time ran out: the budget of a thread without its wake-up channel, or the call's deadline (SocketCore.ReadTurn.cs). Socket thread only; read racily.</summary>
     public long ReadTurnRunOuts;
 

@@ -133,7 +133,11 @@ internal sealed partial class ReactorSocketTransport
         {
             int was = Volatile.Read(ref _turn);
             unwatched = was == TurnLentUnwatched;
-            int next = unwatched && how == LentReturn.Away ? TurnAway : TurnLoop;
+
+            // A hand-back goes to the loop with nothing served in between: the borrower may have left the queue as only
+            // the loop's next step expects it (a large frame's body begun in a buffer of its own), so the reactor must not
+            // fill it first. Busy keeps the reactor from serving the receive until CompleteHandBack ends it.
+            int next = how == LentReturn.HandBack ? TurnBusy : unwatched && how == LentReturn.Away ? TurnAway : TurnLoop;
             if (Interlocked.CompareExchange(ref _turn, next, was) == was)
             {
                 break;
@@ -301,17 +305,11 @@ internal sealed partial class ReactorSocketTransport
     /// <summary>I/O thread: the borrower handed bytes (or the end of the stream) back: the pending receive completes with <see cref="IByteTransport.HandedBack"/>.</summary>
     private void CompleteHandBack()
     {
-        // No borrower takes the turn while a hand-back is pending (the connection refuses). The reactor may have served the
-        // receive meanwhile; a later plain receive completed here then parses nothing and receives again.
+        // No borrower takes the turn while a hand-back is pending (the connection refuses), and the reactor serves no
+        // receive on a busy turn (ReturnLent): the pending receive is the one the borrower returned, unless a failure
+        // (FailPending) ended it first.
         if (!_receivePending || _disposed)
         {
-            return;
-        }
-
-        if (Interlocked.CompareExchange(ref _turn, TurnBusy, TurnLoop) != TurnLoop)
-        {
-            // Not expected (see above); the loop's next completed receive parses the hand-back, so keep watching for it.
-            Rewatch();
             return;
         }
 

@@ -1,0 +1,95 @@
+using System.Diagnostics;
+using Managed.Zmq.Buffers;
+using Managed.Zmq.Pipes;
+using Managed.Zmq.Threading;
+using Managed.Zmq.Wire;
+
+namespace Managed.Zmq.Engine;
+
+/// <summary>
+/// A large frame on the read turn: the borrower reads its body into a buffer of its own as the read loop would
+/// (ZmtpConnection.LargeFrames.cs), so that a large reply reaches a waiting caller through its own wake-up alone, as a
+/// small one does (docs/ARCHITECTURE.md, the read turn).
+/// </summary>
+internal sealed partial class ZmtpConnection
+{
+    /// <summary>A large frame's body a borrower began and did not finish: the read loop goes on from it.</summary>
+    private OutboundPayload? _lentLargeFrame;
+
+    /// <summary>Bytes of <see cref="_lentLargeFrame"/> received so far.</summary>
+    private int _lentLargeFrameReceived;
+
+    /// <summary>
+    /// Borrower, with the header of a large message frame waiting at the parse offset (<see cref="IsDirectFrameWaiting"/>):
+    /// reads the body, waiting for the rest until <paramref name="waitEnd"/> (see <see cref="WaitEnd"/>), then queues it and
+    /// parses what came after it. False when the caller must hand the turn back to the read loop: the body did not all
+    /// come by then, or the stream ended or failed first (the part that came is kept for the loop, which goes on from it),
+    /// or what came after the frame is more than plain data.
+    /// </summary>
+    private bool ReadLargeFrameLent(StreamPipe pipe, ZmtpFrameHeader header, long waitEnd, InterruptibleWait? wait)
+    {
+        int bodyLength = (int)header.BodyLength;
+        var payload = StartLargeFrame(pipe.Inbound, header, out int received);
+        while (received < bodyLength)
+        {
+            int read = _transport.ReceiveLent(payload.WritableSpan[received..], MicrosecondsLeft(waitEnd), wait);
+            if (read <= 0)
+            {
+                // The loop meets the end or the error itself when it receives next, as it would have without the turn.
+                _lentLargeFrame = payload;
+                _lentLargeFrameReceived = received;
+                return false;
+            }
+
+            received += read;
+            OnTrafficReceived();
+        }
+
+        QueueLargeFrame(pipe, header, payload, received, lent: true);
+
+        // What came after the frame is parsed here under ReadDirect's rule: plain data only. The rest (a command needs
+        // the write side, a refused frame ends the connection) goes back to the loop, which parses it from where it is.
+        if (!OnlyPlainFrames(pipe.Inbound))
+        {
+            return false;
+        }
+
+        if (!ParseReceived(pipe))
+        {
+            // Not expected once the frames passed OnlyPlainFrames; the loop ends the connection as its own parse would.
+            _directParseFailed = true;
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Read loop, starting a large frame: the body a borrower began, if one did (then null again).</summary>
+    private OutboundPayload? TakeLentLargeFrame(out int received)
+    {
+        var begun = _lentLargeFrame;
+        received = begun is null ? 0 : _lentLargeFrameReceived;
+        _lentLargeFrame = null;
+        _lentLargeFrameReceived = 0;
+        return begun;
+    }
+
+    /// <summary>Read loop, at its end: a body a borrower began goes back to its pool.</summary>
+    private void ReleaseLentLargeFrame() => TakeLentLargeFrame(out _)?.Release();
+
+    /// <summary>The <see cref="Stopwatch"/> timestamp a wait of <paramref name="microseconds"/> from now ends at; <see cref="long.MaxValue"/> for <see cref="int.MaxValue"/> (no end).</summary>
+    private static long WaitEnd(int microseconds) =>
+        microseconds == int.MaxValue ? long.MaxValue : Stopwatch.GetTimestamp() + microseconds * Stopwatch.Frequency / 1_000_000;
+
+    /// <summary>Microseconds left until <paramref name="waitEnd"/> (<see cref="WaitEnd"/>): 0 once it passed, for a receive that does not wait.</summary>
+    private static int MicrosecondsLeft(long waitEnd)
+    {
+        if (waitEnd == long.MaxValue)
+        {
+            return int.MaxValue;
+        }
+
+        long left = waitEnd - Stopwatch.GetTimestamp();
+        return left <= 0 ? 0 : (int)Math.Min(int.MaxValue - 1, left * 1_000_000 / Stopwatch.Frequency);
+    }
+}

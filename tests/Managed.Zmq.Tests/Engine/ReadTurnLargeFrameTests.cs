@@ -1,0 +1,182 @@
+using Managed.Zmq.Tests.Support;
+
+namespace Managed.Zmq.Tests.Engine;
+
+/// <summary>
+/// Large frames on the read turn (docs/ARCHITECTURE.md): a Recv awaiting a reply reads a large frame's body itself, into
+/// a buffer of its own, as the read loop would. A body whose rest does not come before the Recv's wait ends, or after
+/// which comes more than plain data, goes back to the read loop, which goes on from where the Recv stopped.
+/// </summary>
+public sealed class ReadTurnLargeFrameTests : TransportSockets
+{
+    private const int Large = 64 * 1024;
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeReplies_ReadOnTheTurnWholeWithoutHandBack(Transport transport)
+    {
+        var server = Create(SocketType.Dealer);
+        var client = Create(SocketType.Dealer);
+        client.Connect(TestEndpoint.Bind(server, transport));
+        ReachReadTurn(client, () => Assert.Equal("warm", server.RecvString()), () => server.Send("up"));
+        long turnReads = client.Core.Meters.ReadTurnReads;
+
+        int[] sizes = [Large, Large + 1, 3 * Large + 5, 1024 * 1024];
+        for (int i = 0; i < 40; i++)
+        {
+            byte[] reply = Bytes.Pattern(sizes[i % sizes.Length], i);
+            client.Send($"q{i}");
+            Assert.Equal($"q{i}", server.RecvString());
+            server.Send(reply);
+            Assert.Equal(reply, client.RecvBytes());
+        }
+
+        // The first reply at least waited for the client's turn, left away by the last warm-up reply.
+        Assert.True(client.Core.Meters.ReadTurnReads > turnReads, "no large reply was read on the turn");
+        Assert.Equal(0, client.Core.Meters.ReadTurnHandBacks);
+    }
+
+    [Fact]
+    public void Recv_LargeMultipartReply_BothLargeFramesInOrder()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] first = Bytes.Pattern(Large + i, i);
+            byte[] second = Bytes.Pattern(2 * Large - i, i + 1);
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, first), ZmtpBytes.Frame(0, second)));
+
+            Assert.Equal(first, dealer.RecvBytes());
+            Assert.True(dealer.HasMore);
+            Assert.Equal(second, dealer.RecvBytes());
+            Assert.False(dealer.HasMore);
+        }
+    }
+
+    /// <summary>
+    /// Large frames with small messages and PINGs between them, in one write: what follows a large frame is parsed on the
+    /// turn only while it is plain data, and a PING goes back to the read loop, which answers it once.
+    /// </summary>
+    [Fact]
+    public void Recv_LargeRepliesWithSmallMessagesAndPingsBetween_AllInOrderAndEachPingAnswered()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 20; i++)
+        {
+            byte[] a = Bytes.Pattern(Large + 3 * i, i);
+            byte[] c = Bytes.Pattern(Large / 2 + 7 * i, i + 2);
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            peer.Send(ZmtpBytes.Concat(
+                ZmtpBytes.Frame(0, a), ZmtpBytes.Message($"b{i}"), ZmtpBytes.Ping(0, Bytes.Of($"p{i}")),
+                ZmtpBytes.Frame(0, c), ZmtpBytes.Message($"d{i}")));
+
+            Assert.Equal(a, dealer.RecvBytes());
+            Assert.Equal($"b{i}", dealer.RecvString());
+            Assert.Equal(c, dealer.RecvBytes());
+            Assert.Equal($"d{i}", dealer.RecvString());
+            var (flags, pong) = peer.ReadFrame();
+            Assert.Equal(ZmtpBytes.FlagCommand, flags);
+            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+        }
+    }
+
+    /// <summary>
+    /// A large reply whose rest comes only after the Recv gave up: the part the Recv read is kept, and the read loop
+    /// receives the rest behind it, so the next Recv gets the reply whole.
+    /// </summary>
+    [Fact]
+    public void Recv_LargeReplyRestAfterTimeout_NextRecvGetsItWhole()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 5; i++)
+        {
+            byte[] reply = Bytes.Pattern(4 * Large + i, i);
+            byte[] frame = ZmtpBytes.Frame(0, reply);
+            int cut = 9 + Large / 2 + 1000 * i;
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            peer.Send(frame[..cut]);
+
+            dealer.SetOption(SocketOption.Rcvtimeo, 50);
+            AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes());
+            dealer.SetOption(SocketOption.Rcvtimeo, Timeout);
+            peer.Send(frame[cut..]);
+
+            Assert.Equal(reply, dealer.RecvBytes());
+        }
+    }
+
+    [Fact]
+    public void Recv_PeerClosesInsideALargeReply_DisconnectedAndNothingDelivered()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var monitor = MonitorProbe.Attach(Context, dealer);
+        byte[] frame = ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, 1));
+        dealer.Send("q");
+        Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes()));
+        peer.Send(frame[..(Large + 100)]);
+        peer.Dispose();
+
+        monitor.WaitFor(SocketMonitorEvent.Disconnected);
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+        Assert.False(dealer.TryRecvString(out _));
+    }
+
+    /// <remarks>As libzmq: a frame beyond MAXMSGSIZE ends the connection (docs/libzmq-behaviour.md L10).</remarks>
+    [Fact]
+    public void Recv_LargeReplyBeyondMaxMessageSize_ConnectionEndedAndNothingDelivered()
+    {
+        using var listener = new RawListener();
+        var dealer = Create(SocketType.Dealer);
+        dealer.SetOption(SocketOption.Maxmsgsize, (long)Large);
+        var (_, peer) = DealerToRawPeer(listener, dealer);
+        using var __ = peer;
+        dealer.SetOption(SocketOption.Rcvtimeo, 1000);
+        dealer.Send("q");
+        Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+        var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes()));
+        peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(Large + 1, 2)));
+
+        Assert.True(peer.WaitUntilClosed());
+        Assert.True(call.Wait(2 * Timeout), "the Recv did not end");
+    }
+
+    /// <summary>A DEALER connected to a scripted DEALER over TCP, its NULL handshake done, that has read a reply on its turn.</summary>
+    private (Socket Dealer, RawPeer Peer) DealerToRawPeer(RawListener listener, Socket? dealer = null)
+    {
+        dealer ??= Create(SocketType.Dealer);
+        dealer.Connect(listener.Endpoint);
+        var peer = listener.Accept();
+        peer.CompleteNullHandshake("DEALER");
+        ReachReadTurn(dealer, () => Assert.Equal(Bytes.Of("warm"), peer.ReadFrame().Body), () => peer.Send(ZmtpBytes.Message("up")));
+        return (dealer, peer);
+    }
+
+    /// <summary>
+    /// Round trips until <paramref name="client"/> has read a reply on its turn (whether a reply is read there or by the
+    /// read loop is a race between two threads); its turn is then away, and the next reply waits for its next Recv.
+    /// </summary>
+    private static void ReachReadTurn(Socket client, Action serverReceives, Action serverReplies)
+    {
+        for (int i = 0; i < 10_000 && client.Core.Meters.ReadTurnReads == 0; i++)
+        {
+            client.Send("warm");
+            serverReceives();
+            serverReplies();
+            Assert.Equal("up", client.RecvString());
+        }
+
+        Assert.True(client.Core.Meters.ReadTurnReads > 0, "the client never read on its turn");
+    }
+}
