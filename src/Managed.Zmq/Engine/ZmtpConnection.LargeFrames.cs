@@ -12,6 +12,12 @@ internal sealed partial class ZmtpConnection
 
     private const int ReadAfterLargeFrame = Tuning.Engine.ReadAfterLargeFrame;
 
+    /// <summary>The last message published ended in a large frame (<see cref="ReceivesLargeFrames"/>); cleared by a small one.</summary>
+    private bool _receivesLargeFrames;
+
+    /// <inheritdoc cref="IPipeEngine.ReceivesLargeFrames"/>
+    public bool ReceivesLargeFrames => Volatile.Read(ref _receivesLargeFrames);
+
     /// <summary>Set once a large frame is in: the next receive is kept short (<see cref="ReadAfterLargeFrame"/>).</summary>
     private bool _followsLargeFrame;
 
@@ -163,6 +169,7 @@ internal sealed partial class ZmtpConnection
         _inMessage = header.More;
         if (!header.More)
         {
+            _receivesLargeFrames = true;
             inbound.CommitAt(bodyStart, 1);
             if (lent)
             {

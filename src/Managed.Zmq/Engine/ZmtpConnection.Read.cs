@@ -308,6 +308,7 @@ internal sealed partial class ZmtpConnection
     {
         if (publishAt >= 0)
         {
+            _receivesLargeFrames = false;
             inbound.CommitAt(publishAt, messages);
             if (_heldLargeBytes > 0)
             {

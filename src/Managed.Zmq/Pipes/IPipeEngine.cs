@@ -25,6 +25,12 @@ internal interface IPipeEngine
     /// </summary>
     DirectReadOutcome ReadDirect(StreamPipe pipe, int microseconds, bool onlyIfAway, Threading.InterruptibleWait? wait) => DirectReadOutcome.Declined;
 
+    /// <summary>
+    /// True while the last message the connection received ended in a large frame (a hint, read racily): a stream of
+    /// large messages, which its receiver reads on the read turn as it reads a reply.
+    /// </summary>
+    bool ReceivesLargeFrames => false;
+
     /// <summary>Socket thread, before asking whether input is there without receiving it (a Poller): the read loop takes a turn left away back.</summary>
     void ReclaimRead()
     {

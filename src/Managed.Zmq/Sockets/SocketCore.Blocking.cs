@@ -132,9 +132,11 @@ internal sealed partial class SocketCore
         }
 
         // A reply is read on the read turn, as a reply is written by a direct write: one wake-up per message on a round
-        // trip. A stream's receiver leaves its reads to the I/O thread, which reads ahead while the receiver works.
+        // trip. A stream's receiver leaves its reads to the I/O thread, which reads ahead while the receiver works,
+        // unless the stream's messages are large: each one then takes a hand-off of its own, which costs the receiver
+        // more than reading it itself.
         long deadline = WakeSequence.DeadlineFromTimeout(timeout);
-        if (!gateHeld && _replyDue && TryRecvOnReadTurn(ref sink, deadline, out status))
+        if (!gateHeld && (_replyDue || SoleConnectionReceivesLargeFrames()) && TryRecvOnReadTurn(ref sink, deadline, out status))
         {
             return NoteRecv(status);
         }

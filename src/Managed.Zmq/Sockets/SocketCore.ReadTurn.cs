@@ -138,6 +138,9 @@ internal sealed partial class SocketCore
         }
     }
 
+    /// <summary>The socket's one connection receives a stream of large messages (<see cref="IPipeEngine.ReceivesLargeFrames"/>).</summary>
+    private bool SoleConnectionReceivesLargeFrames() => TryGetSoleConnection(out var engine, out _) && engine.ReceivesLargeFrames;
+
     /// <summary>
     /// The wait from <paramref name="now"/> to <paramref name="until"/> (tick counts in milliseconds), in microseconds, at
     /// most <see cref="int.MaxValue"/> (the turn's loop waits again after that). Without a deadline

@@ -3,8 +3,8 @@ using Managed.Zmq.Tests.Support;
 namespace Managed.Zmq.Tests.Engine;
 
 /// <summary>
-/// Large frames on the read turn (docs/ARCHITECTURE.md): a Recv awaiting a reply reads a large frame's body itself, into
-/// a buffer of its own, as the read loop would. A body whose rest does not come before the Recv's wait ends, or after
+/// Large frames on the read turn (docs/ARCHITECTURE.md): a Recv awaiting a reply, or receiving a stream of large
+/// messages, reads a large frame's body itself, into a buffer of its own, as the read loop would. A body whose rest does not come before the Recv's wait ends, or after
 /// which comes more than plain data, goes back to the read loop, which goes on from where the Recv stopped.
 /// </summary>
 public sealed class ReadTurnLargeFrameTests : TransportSockets
@@ -34,6 +34,71 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         // The first reply at least waited for the client's turn, left away by the last warm-up reply.
         Assert.True(client.Core.Meters.ReadTurnReads > turnReads, "no large reply was read on the turn");
         Assert.Equal(0, client.Core.Meters.ReadTurnHandBacks);
+    }
+
+    /// <summary>
+    /// A stream of large messages: each would take a hand-off of its own from the I/O thread, so the receiver reads them
+    /// on its turn as it reads a reply, and every message arrives whole and in order, the small ones between them too.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_StreamOfLargeMessages_ReadOnTheTurnWholeAndInOrder(Transport transport)
+    {
+        var (push, pull) = LargeStream(transport);
+        var sender = BackgroundCall.Start(() =>
+        {
+            for (int i = 0; i < 300; i++)
+            {
+                push.Send(StreamMessage(i));
+            }
+        });
+
+        for (int i = 0; i < 300; i++)
+        {
+            Assert.Equal(StreamMessage(i), pull.RecvBytes());
+        }
+
+        Assert.True(sender.Wait(2 * Timeout), "the sender did not end");
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Poll_AfterLargeStreamReadOnTheTurn_SeesTheNextMessage(Transport transport)
+    {
+        var (push, pull) = LargeStream(transport);
+        using var poller = new Poller(1);
+        int index = poller.Add(pull, PollEvents.In);
+        for (int i = 0; i < 50; i++)
+        {
+            // The last Recv may have read on its turn and left it away: the Poller must take it back to hear this one.
+            byte[] next = StreamMessage(i);
+            push.Send(next);
+            Assert.Equal(1, poller.Poll(Timeout));
+            Assert.True(poller.IsReadable(index));
+            Assert.Equal(next, pull.RecvBytes());
+        }
+    }
+
+    /// <summary>The <paramref name="i"/>th message of a stream: large, but every tenth small.</summary>
+    private static byte[] StreamMessage(int i) => i % 10 == 9 ? Bytes.Of($"small{i}") : Bytes.Pattern(Large + i, i);
+
+    /// <summary>
+    /// A PUSH and a PULL whose receiver has read a large message on its turn (whether it does is a race between its
+    /// thread and the I/O thread): the turn is then away, and the next message waits for the next Recv or a Poller.
+    /// </summary>
+    private (Socket Push, Socket Pull) LargeStream(Transport transport)
+    {
+        var pull = Create(SocketType.Pull);
+        var push = Create(SocketType.Push);
+        push.Connect(TestEndpoint.Bind(pull, transport));
+        for (int i = 0; i < 10_000 && pull.Core.Meters.ReadTurnReads == 0; i++)
+        {
+            push.Send(Bytes.Pattern(Large, i));
+            Assert.Equal(Bytes.Pattern(Large, i), pull.RecvBytes());
+        }
+
+        Assert.True(pull.Core.Meters.ReadTurnReads > 0, "the receiver never read on its turn");
+        return (push, pull);
     }
 
     [Fact]

@@ -5,8 +5,8 @@ namespace Managed.Zmq.Tests.Engine;
 /// <summary>
 /// The read turn (docs/ARCHITECTURE.md): a Recv awaiting a reply on a socket with one connection reads that
 /// connection's OS socket itself while the read loop waits. Whatever it meets that is not a plain data frame (a PING,
-/// a frame beyond MAXMSGSIZE, a large frame, the end of the stream) goes back to the read loop, which handles it as if
-/// it had received it; a turn left away between two Recvs goes back to the loop when a Poller, ZMQ_EVENTS or a Recv
+/// a frame beyond MAXMSGSIZE, the end of the stream) goes back to the read loop, which handles it as if it had received
+/// it (large frames: <see cref="ReadTurnLargeFrameTests"/>); a turn left away between two Recvs goes back to the loop when a Poller, ZMQ_EVENTS or a Recv
 /// that must not wait asks for input. News no read brings during the turn: <see cref="ReadTurnNewsTests"/>.
 /// </summary>
 public sealed class ReadTurnTests : TransportSockets
@@ -47,7 +47,7 @@ public sealed class ReadTurnTests : TransportSockets
 
     [Theory]
     [TransportCases(Transport.Tcp, Transport.Ipc)]
-    public void Recv_StreamReceiver_LeavesReadsToTheReadLoop(Transport transport)
+    public void Recv_StreamOfSmallMessages_LeavesReadsToTheReadLoop(Transport transport)
     {
         var pull = Create(SocketType.Pull);
         var push = Create(SocketType.Push);
@@ -58,7 +58,8 @@ public sealed class ReadTurnTests : TransportSockets
             Assert.Equal($"m{i}", pull.RecvString());
         }
 
-        // A receiver that never sends has no reply due: the I/O thread reads ahead for it.
+        // A receiver that never sends has no reply due, and small messages come many to a receive: the I/O thread
+        // reads ahead for it (large ones: ReadTurnLargeFrameTests).
         Assert.Equal(0, pull.Core.Meters.ReadTurnReads);
     }
 
