@@ -75,4 +75,41 @@ public sealed class HeartbeatInterleavingTests
 
         Transfer.Stream(link.Ours, link.Theirs, Messages, ThreeFrames, i => [DealerId, .. ThreeFrames(i)]);
     });
+
+    /// <summary>
+    /// A stream of large messages from libzmq: our PULL reads them on its read turn (docs/ARCHITECTURE.md), body and all,
+    /// and the PINGs libzmq puts after a body go back to the read loop, which answers them. Every tenth message is small,
+    /// so the stream leaves the turn and comes back to it.
+    /// </summary>
+    [Theory]
+    [InlineData(Topology.ManagedBinds, Transport.Tcp)]
+    [InlineData(Topology.NativeBinds, Transport.Tcp)]
+    [InlineData(Topology.ManagedBinds, Transport.Ipc)]
+    [InlineData(Topology.NativeBinds, Transport.Ipc)]
+    public Task Heartbeat_LibzmqPingsEveryMsDuringLargeStream_EveryMessageWhole(Topology topology, Transport transport) => Deadline.Run(() =>
+    {
+        using var link = new Link(topology, SocketType.Pull, SocketType.Push, configureOurs: null, configureTheirs: FastHeartbeats, transport);
+        Transfer.Stream(link.Theirs, link.Ours, LargeMessages, LargeOrSmall);
+    });
+
+    /// <summary>Large replies from libzmq, every one read on our REQ's read turn while libzmq pings every millisecond.</summary>
+    [Theory]
+    [InlineData(Topology.ManagedBinds, Transport.Tcp)]
+    [InlineData(Topology.NativeBinds, Transport.Tcp)]
+    [InlineData(Topology.ManagedBinds, Transport.Ipc)]
+    [InlineData(Topology.NativeBinds, Transport.Ipc)]
+    public Task Heartbeat_LibzmqPingsEveryMsDuringLargeReplies_EveryReplyWhole(Topology topology, Transport transport) => Deadline.Run(() =>
+    {
+        using var link = new Link(topology, SocketType.Req, SocketType.Rep, configureOurs: null, configureTheirs: FastHeartbeats, transport);
+        for (int i = 0; i < LargeMessages / 2; i++)
+        {
+            Transfer.Deliver(link.Ours, link.Theirs, [Transfer.StreamFrame(i)]);
+            Transfer.Deliver(link.Theirs, link.Ours, i % 7 == 3 ? [Bytes.Pattern(64 * 1024 + i, i), Bytes.Pattern(40 * 1024, i + 1)] : LargeOrSmall(i));
+        }
+    });
+
+    private const int LargeMessages = 2_000;
+
+    /// <summary>The i-th message of a large stream: 64 KiB and a little, but every tenth small.</summary>
+    private static byte[][] LargeOrSmall(int i) => i % 10 == 9 ? [Transfer.StreamFrame(i)] : [Bytes.Pattern(64 * 1024 + i % 300, i)];
 }
