@@ -19,10 +19,10 @@ internal sealed partial class ZmtpConnection
     /// another thread may end early), reads and publishes the whole
     /// messages itself: the reply then costs the caller's wake-up alone, not the I/O thread's as well. Under CURVE it
     /// decrypts what it received first, as the read loop would. Only the plain case is taken: data frames within
-    /// bounds. A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or
-    /// oversized frame, a large frame's body or a large box's rest, the end of the stream or an error are handed back
-    /// to the read loop, which parses or meets them as if it had received them; a large frame's body is read here too, into
-    /// a buffer of its own (ZmtpConnection.LentLargeFrames.cs). <see cref="DirectReadOutcome.Read"/> when
+    /// bounds, a large frame's body included, which is read into a buffer of its own (ZmtpConnection.LentLargeFrames.cs).
+    /// A box that fails to decrypt, a command (it may need an answer from the write side), a malformed or oversized frame,
+    /// a large frame's rest that did not come within the wait, a large box's rest, the end of the stream or an error are
+    /// handed back to the read loop, which parses or meets them as if it had received them. <see cref="DirectReadOutcome.Read"/> when
     /// something was read, or a message is already queued (the caller tries its receive again), and
     /// <see cref="DirectReadOutcome.HandedBack"/> when part of it went back to the read loop;
     /// <see cref="DirectReadOutcome.Quiet"/> when nothing came within the wait.
@@ -62,9 +62,8 @@ internal sealed partial class ZmtpConnection
                 // An earlier read on the turn ended with a large frame's header: its body is next.
                 if (!IsDirectFrameWaiting(pipe, out var waiting))
                 {
-                    // Too large for a buffer of its own, or a command: the read loop's.
-                    how = LentReturn.HandBack;
-                    Volatile.Write(ref _handBackPending, true);
+                    // Too large for a buffer of its own, or a command: the read loop's, whose receive is still pending as
+                    // it left it (nothing was read here, so nothing to hand back).
                     return DirectReadOutcome.Declined;
                 }
 
@@ -75,12 +74,8 @@ internal sealed partial class ZmtpConnection
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it. Right after a large frame, a short receive, as the loop's: a stream's
             // next frame is likely large too, and its body is read into a buffer of its own rather than into the queue.
-            var space = LendingSpace(inbound).Span;
             bool shortened = !encrypted && _followsLargeFrame;
-            if (shortened)
-            {
-                space = space[..Math.Min(space.Length, ReadAfterLargeFrame)];
-            }
+            var space = LendingSpace(inbound).Span;
 
             int read = _transport.ReceiveLent(space, microseconds, wait);
             if (read == 0)
@@ -120,9 +115,10 @@ internal sealed partial class ZmtpConnection
                 _directParseFailed = true;
             }
 
-            if (plain && !_directParseFailed && !encrypted && IsDirectFrameWaiting(pipe, out var large))
+            if (plain && !_directParseFailed && !encrypted && inbound.QueuedMessages == 0 && IsDirectFrameWaiting(pipe, out var large))
             {
-                // A large frame's body: read here as well, unless it does not all come before the wait ends.
+                // A large frame's body: read here as well, unless it does not all come before the wait ends. Not while a
+                // message is queued: the caller takes that first, and the next Recv reads the body (above).
                 how = ReadLargeFrameLent(pipe, large, waitEnd, wait) ? LentReturn.Away : LentReturn.HandBack;
                 return HandBackIf(how);
             }
@@ -157,10 +153,19 @@ internal sealed partial class ZmtpConnection
 
     /// <summary>
     /// Where a borrower's receive goes, and the loop's when the turn comes back: under CURVE the ciphertext buffer, grown
-    /// for at most a large frame's worth of a partial box; else the inbound queue.
+    /// for at most a large frame's worth of a partial box; else the inbound queue, short right after a large frame (as
+    /// the loop's own receive then is: the next frame's body is read into a buffer of its own, not into the queue).
     /// </summary>
-    private Memory<byte> LendingSpace(FrameQueue inbound) =>
-        _cipher is not null ? CipherReceiveSpace(DirectFrameThreshold) : PlainReceiveSpace(inbound);
+    private Memory<byte> LendingSpace(FrameQueue inbound)
+    {
+        if (_cipher is not null)
+        {
+            return CipherReceiveSpace(DirectFrameThreshold);
+        }
+
+        var space = PlainReceiveSpace(inbound);
+        return _followsLargeFrame ? space[..Math.Min(space.Length, ReadAfterLargeFrame)] : space;
+    }
 
     /// <summary>Where the read loop's next plain receive goes: the inbound queue's free space, at least the adapted size.</summary>
     private Memory<byte> PlainReceiveSpace(FrameQueue inbound)

@@ -16,7 +16,11 @@ internal sealed partial class ZmtpConnection
     private bool _receivesLargeFrames;
 
     /// <inheritdoc cref="IPipeEngine.ReceivesLargeFrames"/>
-    public bool ReceivesLargeFrames => Volatile.Read(ref _receivesLargeFrames);
+    /// <remarks>
+    /// Only where a Recv could read on the turn: a transport that lends its receive side, a clear ZMTP 3.x connection
+    /// that is not a DISH's (a large frame under CURVE, or from a ZMTP 1.0 peer, is not queued here and never sets it).
+    /// </remarks>
+    public bool ReceivesLargeFrames => Volatile.Read(ref _receivesLargeFrames) && !_expectsGroupFrames && _transport.LendsReceive;
 
     /// <summary>Set once a large frame is in: the next receive is kept short (<see cref="ReadAfterLargeFrame"/>).</summary>
     private bool _followsLargeFrame;

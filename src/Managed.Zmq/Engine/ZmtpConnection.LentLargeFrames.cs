@@ -23,26 +23,46 @@ internal sealed partial class ZmtpConnection
     /// Borrower, with the header of a large message frame waiting at the parse offset (<see cref="IsDirectFrameWaiting"/>):
     /// reads the body, waiting for the rest until <paramref name="waitEnd"/> (see <see cref="WaitEnd"/>), then queues it and
     /// parses what came after it. False when the caller must hand the turn back to the read loop: the body did not all
-    /// come by then, or the stream ended or failed first (the part that came is kept for the loop, which goes on from it),
-    /// or what came after the frame is more than plain data.
+    /// come by then, news interrupted the wait (<paramref name="wait"/>), or the stream ended or failed first (the part
+    /// that came is kept for the loop, which goes on from it), or what came after the frame is more than plain data.
     /// </summary>
     private bool ReadLargeFrameLent(StreamPipe pipe, ZmtpFrameHeader header, long waitEnd, InterruptibleWait? wait)
     {
         int bodyLength = (int)header.BodyLength;
         var payload = StartLargeFrame(pipe.Inbound, header, out int received);
-        while (received < bodyLength)
+        bool complete = false;
+        try
         {
-            int read = _transport.ReceiveLent(payload.WritableSpan[received..], MicrosecondsLeft(waitEnd), wait);
-            if (read <= 0)
+            // A wait that news interrupted ends the read as a deadline would: a wait that found input as well used the
+            // interrupt up, and a next wait would not end for the news (the caller looks for it once this returns).
+            while (received < bodyLength && wait?.Interrupted != true)
             {
-                // The loop meets the end or the error itself when it receives next, as it would have without the turn.
-                _lentLargeFrame = payload;
-                _lentLargeFrameReceived = received;
-                return false;
+                int read = _transport.ReceiveLent(payload.WritableSpan[received..], MicrosecondsLeft(waitEnd), wait);
+                if (read <= 0)
+                {
+                    // The loop meets the end or the error itself when it receives next, as it would have without the turn.
+                    break;
+                }
+
+                received += read;
+                OnTrafficReceived();
             }
 
-            received += read;
-            OnTrafficReceived();
+            complete = received >= bodyLength;
+        }
+        finally
+        {
+            if (!complete)
+            {
+                // Whatever stopped the read, a throw included: the loop goes on from the part read, which left the queue.
+                _lentLargeFrame = payload;
+                _lentLargeFrameReceived = received;
+            }
+        }
+
+        if (!complete)
+        {
+            return false;
         }
 
         QueueLargeFrame(pipe, header, payload, received, lent: true);

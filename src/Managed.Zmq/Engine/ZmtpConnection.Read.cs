@@ -148,9 +148,12 @@ internal sealed partial class ZmtpConnection
                     return;
                 }
 
+                // A borrower that read a large frame meanwhile left this receive a short buffer (LendingSpace): no sign of
+                // how busy the stream is either.
+                bool afterLargeFrame = shortened || _followsLargeFrame;
                 inbound.Advance(read);
                 _followsLargeFrame = false;
-                if (!shortened)
+                if (!afterLargeFrame)
                 {
                     AdaptReceiveSpace(read, space.Length);
                 }

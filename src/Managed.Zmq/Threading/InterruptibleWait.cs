@@ -72,6 +72,12 @@ internal sealed class InterruptibleWait
         return interrupted;
     }
 
+    /// <summary>
+    /// Waiting thread: whether a <see cref="WaitReadable"/> was interrupted since <see cref="TakeInterrupted"/> last
+    /// looked, without clearing it: for a waiter that waits again within one turn, to stop before news waits on it.
+    /// </summary>
+    public bool Interrupted => _interrupted;
+
     /// <summary>Any thread: ends the wait in progress, or the next one, at once.</summary>
     public void Interrupt() => _channel.Signal();
 

@@ -36,6 +36,9 @@ internal interface IByteTransport : IDisposable
     /// <summary>What a pending receive completes with when a borrower of the read turn handed it bytes to parse (or the end of the stream to meet).</summary>
     const int HandedBack = int.MinValue;
 
+    /// <summary>Whether this transport has a read turn to lend at all (<see cref="TryLendReceive"/>).</summary>
+    bool LendsReceive => false;
+
     /// <summary>
     /// The socket's thread borrows the receive side while the read loop's receive is pending (the read turn, see
     /// docs/ARCHITECTURE.md); false where the transport has no turn to lend or none is free. With

@@ -10,7 +10,10 @@ namespace Managed.Zmq.Transports;
 /// </summary>
 internal sealed partial class ReactorSocketTransport
 {
-    /// <summary>No receive is pending (the read loop runs, or has not started): nothing to lend.</summary>
+    /// <summary>
+    /// Nothing to lend: no receive is pending (the read loop runs, or has not started), or one is, handed back, and the
+    /// I/O thread is about to complete it with <see cref="IByteTransport.HandedBack"/> (the reactor serves none meanwhile).
+    /// </summary>
     private const int TurnBusy = 0;
 
     /// <summary>A receive the loop alone may serve is pending (a large frame's body, a command's, the handshake).</summary>
@@ -48,6 +51,8 @@ internal sealed partial class ReactorSocketTransport
     /// a wait on it on Linux, but not on every system, and the borrower's wait may have no deadline.
     /// </summary>
     private Threading.InterruptibleWait? _lentWait;
+
+    public bool LendsReceive => true;
 
     public bool TryLendReceive(bool onlyIfAway)
     {

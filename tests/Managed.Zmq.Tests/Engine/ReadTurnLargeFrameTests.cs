@@ -31,9 +31,11 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             Assert.Equal(reply, client.RecvBytes());
         }
 
-        // The first reply at least waited for the client's turn, left away by the last warm-up reply.
+        // The first reply at least waited for the client's turn, left away by the last warm-up reply. A body goes back
+        // to the loop only if its wait was ended early: by an interrupt meant for an earlier wait of this thread (news
+        // for either socket, which the thread shares), at most once per such interrupt.
         Assert.True(client.Core.Meters.ReadTurnReads > turnReads, "no large reply was read on the turn");
-        Assert.Equal(0, client.Core.Meters.ReadTurnHandBacks);
+        Assert.True(client.Core.Meters.ReadTurnHandBacks <= 2, $"{client.Core.Meters.ReadTurnHandBacks} large replies went back to the read loop");
     }
 
     /// <summary>
@@ -177,6 +179,65 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             peer.Send(frame[cut..]);
 
             Assert.Equal(reply, dealer.RecvBytes());
+        }
+    }
+
+    /// <summary>
+    /// A message queued, then the start of a large frame in the same read: the Recv takes the message without waiting for
+    /// the large frame's rest, which here comes only after it.
+    /// </summary>
+    [Fact]
+    public void Recv_SmallMessageThenStartOfLargeFrame_SmallDeliveredBeforeTheRestComes()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        dealer.SetOption(SocketOption.Rcvtimeo, -1);
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] large = Bytes.Pattern(4 * Large + i, i);
+            byte[] frame = ZmtpBytes.Frame(0, large);
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            var call = BackgroundCall.Start(() => Assert.Equal($"small{i}", dealer.RecvString()));
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"small{i}"), frame[..(500 + i)]));
+            Assert.True(call.Wait(2 * Timeout), "the queued message waited for the large frame's rest");
+
+            peer.Send(frame[(500 + i)..]);
+            Assert.Equal(large, dealer.RecvBytes());
+        }
+    }
+
+    /// <summary>
+    /// The context shut down while a large reply's body streams in: the Recv, which has no deadline, ends with ETERM
+    /// though the peer then stalls mid-frame. The interrupt that brings the news may find input ready as well; the body's
+    /// next wait must not swallow it.
+    /// </summary>
+    [Fact]
+    public void Recv_ShutdownWhileLargeBodyStreamsIn_EndsWithEterm()
+    {
+        for (int t = 0; t < 5; t++)
+        {
+            var context = NewContext();
+            using var listener = new RawListener();
+            var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
+            using var _ = peer;
+            dealer.SetOption(SocketOption.Rcvtimeo, -1);
+            dealer.Send("q");
+            Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+            byte[] frame = ZmtpBytes.Frame(0, Bytes.Pattern(4 * 1024 * 1024, t));
+            var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => dealer.RecvBytes()));
+            const int chunk = 16 * 1024;
+            for (int sent = 0; sent < 3 * 1024 * 1024; sent += chunk)
+            {
+                peer.Send(frame[sent..(sent + chunk)]);
+                if (sent == 1024 * 1024)
+                {
+                    context.Shutdown();
+                }
+            }
+
+            Assert.True(call.Wait(2 * Timeout), "the Recv missed the shutdown while the body came in");
         }
     }
 
