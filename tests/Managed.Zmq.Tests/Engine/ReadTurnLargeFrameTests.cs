@@ -81,6 +81,48 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         }
     }
 
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_StreamTurnsFromLargeToSmall_ReadsGoBackToTheReadLoop(Transport transport)
+    {
+        var (push, pull) = LargeStream(transport);
+        push.Send("first small");
+        Assert.Equal("first small", pull.RecvString());
+        long turnReads = pull.Core.Meters.ReadTurnReads;
+        for (int i = 0; i < 200; i++)
+        {
+            push.Send($"m{i}");
+            Assert.Equal($"m{i}", pull.RecvString());
+        }
+
+        // Once a small message is in, the receiver no longer borrows: the I/O thread reads ahead again.
+        Assert.Equal(turnReads, pull.Core.Meters.ReadTurnReads);
+    }
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Recv_LargeStreamWithReceiveHighWaterMarkTwo_EveryMessageWholeAndInOrder(Transport transport)
+    {
+        var pull = Create(SocketType.Pull);
+        pull.SetOption(SocketOption.Rcvhwm, 2);
+        var push = Create(SocketType.Push);
+        push.Connect(TestEndpoint.Bind(pull, transport));
+        var sender = BackgroundCall.Start(() =>
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                push.Send(StreamMessage(i));
+            }
+        });
+
+        for (int i = 0; i < 200; i++)
+        {
+            Assert.Equal(StreamMessage(i), pull.RecvBytes());
+        }
+
+        Assert.True(sender.Wait(2 * Timeout), "the sender did not end");
+    }
+
     /// <summary>The <paramref name="i"/>th message of a stream: large, but every tenth small.</summary>
     private static byte[] StreamMessage(int i) => i % 10 == 9 ? Bytes.Of($"small{i}") : Bytes.Pattern(Large + i, i);
 
@@ -179,6 +221,82 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             peer.Send(frame[cut..]);
 
             Assert.Equal(reply, dealer.RecvBytes());
+        }
+    }
+
+    /// <summary>
+    /// A message, then a whole large one in the same write: the Recv takes the first and leaves the second's body; a Recv
+    /// that must not wait then reads it on the turn left away (or the read loop does), whole.
+    /// </summary>
+    [Fact]
+    public void TryRecv_LargeFrameWaitingOnATurnLeftAway_DeliveredWhole()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] large = Bytes.Pattern(2 * Large + i, i);
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"small{i}"), ZmtpBytes.Frame(0, large)));
+            Assert.Equal($"small{i}", dealer.RecvString());
+
+            byte[] buffer = new byte[large.Length];
+            int size = 0;
+            Eventually.True(() => dealer.TryRecv(buffer, out size), "a Recv that must not wait gets the large message");
+            Assert.Equal(large.Length, size);
+            Assert.Equal(large, buffer);
+        }
+    }
+
+    /// <summary>A PING between two large frames of one message: both frames arrive in order, and the PING is answered.</summary>
+    [Fact]
+    public void Recv_PingBetweenLargeFramesOfOneMessage_MessageWholeAndPingAnswered()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] first = Bytes.Pattern(Large + i, i);
+            byte[] second = Bytes.Pattern(Large + 2 * i, i + 1);
+            dealer.Send($"q{i}");
+            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, first), ZmtpBytes.Ping(0, Bytes.Of($"p{i}")), ZmtpBytes.Frame(0, second)));
+
+            Assert.Equal(first, dealer.RecvBytes());
+            Assert.True(dealer.HasMore);
+            Assert.Equal(second, dealer.RecvBytes());
+            Assert.False(dealer.HasMore);
+            var (flags, pong) = peer.ReadFrame();
+            Assert.Equal(ZmtpBytes.FlagCommand, flags);
+            Assert.Equal(ZmtpBytes.Command("PONG", Bytes.Of($"p{i}"))[2..], pong);
+        }
+    }
+
+    /// <summary>A body begun on the turn and cut short by the Recv's deadline, then the socket closed: nothing hangs.</summary>
+    [Fact]
+    public void Dispose_WhileALargeBodyBegunOnTheTurnWaitsForItsRest_SocketAndContextEnd()
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            var context = NewContext();
+            using var listener = new RawListener();
+            var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
+            using var _ = peer;
+            dealer.Send("q");
+            Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+            peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, i))[..(Large + 10 * i)]);
+            dealer.SetOption(SocketOption.Rcvtimeo, 20);
+            AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes());
+
+            var ending = BackgroundCall.Start(() =>
+            {
+                dealer.Dispose();
+                context.Dispose();
+            });
+            Assert.True(ending.Wait(2 * Timeout), "closing the socket and its context did not end");
         }
     }
 
