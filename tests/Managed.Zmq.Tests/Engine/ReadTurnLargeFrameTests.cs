@@ -47,13 +47,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
     public void Recv_StreamOfLargeMessages_ReadOnTheTurnWholeAndInOrder(Transport transport)
     {
         var (push, pull) = LargeStream(transport);
-        var sender = BackgroundCall.Start(() =>
-        {
-            for (int i = 0; i < 300; i++)
-            {
-                push.Send(StreamMessage(i));
-            }
-        });
+        var sender = SendStream(push, 300);
 
         for (int i = 0; i < 300; i++)
         {
@@ -107,13 +101,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         pull.SetOption(SocketOption.Rcvhwm, 2);
         var push = Create(SocketType.Push);
         push.Connect(TestEndpoint.Bind(pull, transport));
-        var sender = BackgroundCall.Start(() =>
-        {
-            for (int i = 0; i < 200; i++)
-            {
-                push.Send(StreamMessage(i));
-            }
-        });
+        var sender = SendStream(push, 200);
 
         for (int i = 0; i < 200; i++)
         {
@@ -121,6 +109,22 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         }
 
         Assert.True(sender.Wait(2 * Timeout), "the sender did not end");
+    }
+
+    /// <summary>Sends the first <paramref name="count"/> messages of <see cref="StreamMessage"/> from another thread.</summary>
+    private static BackgroundCall SendStream(Socket push, int count) => BackgroundCall.Start(() =>
+    {
+        for (int i = 0; i < count; i++)
+        {
+            push.Send(StreamMessage(i));
+        }
+    });
+
+    /// <summary>The DEALER sends <paramref name="request"/>, and the scripted peer reads it.</summary>
+    private static void Ask(Socket dealer, RawPeer peer, string request)
+    {
+        dealer.Send(request);
+        Assert.Equal(Bytes.Of(request), peer.ReadFrame().Body);
     }
 
     /// <summary>The <paramref name="i"/>th message of a stream: large, but every tenth small.</summary>
@@ -155,8 +159,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         {
             byte[] first = Bytes.Pattern(Large + i, i);
             byte[] second = Bytes.Pattern(2 * Large - i, i + 1);
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, first), ZmtpBytes.Frame(0, second)));
 
             Assert.Equal(first, dealer.RecvBytes());
@@ -180,8 +183,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         {
             byte[] a = Bytes.Pattern(Large + 3 * i, i);
             byte[] c = Bytes.Pattern(Large / 2 + 7 * i, i + 2);
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             peer.Send(ZmtpBytes.Concat(
                 ZmtpBytes.Frame(0, a), ZmtpBytes.Message($"b{i}"), ZmtpBytes.Ping(0, Bytes.Of($"p{i}")),
                 ZmtpBytes.Frame(0, c), ZmtpBytes.Message($"d{i}")));
@@ -211,8 +213,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             byte[] reply = Bytes.Pattern(4 * Large + i, i);
             byte[] frame = ZmtpBytes.Frame(0, reply);
             int cut = 9 + Large / 2 + 1000 * i;
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             peer.Send(frame[..cut]);
 
             dealer.SetOption(SocketOption.Rcvtimeo, 50);
@@ -237,8 +238,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         for (int i = 0; i < 10; i++)
         {
             byte[] large = Bytes.Pattern(2 * Large + i, i);
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"small{i}"), ZmtpBytes.Frame(0, large)));
             Assert.Equal($"small{i}", dealer.RecvString());
 
@@ -261,8 +261,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         {
             byte[] first = Bytes.Pattern(Large + i, i);
             byte[] second = Bytes.Pattern(Large + 2 * i, i + 1);
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Frame(ZmtpBytes.FlagMore, first), ZmtpBytes.Ping(0, Bytes.Of($"p{i}")), ZmtpBytes.Frame(0, second)));
 
             Assert.Equal(first, dealer.RecvBytes());
@@ -285,8 +284,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             using var listener = new RawListener();
             var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
             using var _ = peer;
-            dealer.Send("q");
-            Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+            Ask(dealer, peer, "q");
             peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, i))[..(Large + 10 * i)]);
             dealer.SetOption(SocketOption.Rcvtimeo, 20);
             AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes());
@@ -315,8 +313,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         {
             byte[] large = Bytes.Pattern(4 * Large + i, i);
             byte[] frame = ZmtpBytes.Frame(0, large);
-            dealer.Send($"q{i}");
-            Assert.Equal(Bytes.Of($"q{i}"), peer.ReadFrame().Body);
+            Ask(dealer, peer, $"q{i}");
             var call = BackgroundCall.Start(() => Assert.Equal($"small{i}", dealer.RecvString()));
             peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"small{i}"), frame[..(500 + i)]));
             Assert.True(call.Wait(2 * Timeout), "the queued message waited for the large frame's rest");
@@ -341,8 +338,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
             using var _ = peer;
             dealer.SetOption(SocketOption.Rcvtimeo, -1);
-            dealer.Send("q");
-            Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+            Ask(dealer, peer, "q");
             byte[] frame = ZmtpBytes.Frame(0, Bytes.Pattern(4 * 1024 * 1024, t));
             var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.ETERM, () => dealer.RecvBytes()));
             const int chunk = 16 * 1024;
@@ -366,8 +362,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         var (dealer, peer) = DealerToRawPeer(listener);
         using var monitor = MonitorProbe.Attach(Context, dealer);
         byte[] frame = ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, 1));
-        dealer.Send("q");
-        Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+        Ask(dealer, peer, "q");
         var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes()));
         peer.Send(frame[..(Large + 100)]);
         peer.Dispose();
@@ -387,8 +382,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         var (_, peer) = DealerToRawPeer(listener, dealer);
         using var __ = peer;
         dealer.SetOption(SocketOption.Rcvtimeo, 1000);
-        dealer.Send("q");
-        Assert.Equal(Bytes.Of("q"), peer.ReadFrame().Body);
+        Ask(dealer, peer, "q");
         var call = BackgroundCall.Start(() => AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes()));
         peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(Large + 1, 2)));
 
