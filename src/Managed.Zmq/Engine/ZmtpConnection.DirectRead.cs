@@ -115,10 +115,17 @@ internal sealed partial class ZmtpConnection
                 _directParseFailed = true;
             }
 
-            if (plain && !_directParseFailed && !encrypted && inbound.QueuedMessages == 0 && IsDirectFrameWaiting(pipe, out var large))
+            if (plain && !_directParseFailed && !encrypted && IsDirectFrameWaiting(pipe, out var large))
             {
-                // A large frame's body: read here as well, unless it does not all come before the wait ends. Not while a
-                // message is queued: the caller takes that first, and the next Recv reads the body (above).
+                if (inbound.QueuedMessages > 0)
+                {
+                    // The caller takes the queued message first; its next Recv reads the body (the large frame path above),
+                    // or, if none comes, the loop does once it has the turn back.
+                    how = LentReturn.Away;
+                    return DirectReadOutcome.Read;
+                }
+
+                // A large frame's body: read here as well, unless it does not all come before the wait ends.
                 how = ReadLargeFrameLent(pipe, large, waitEnd, wait) ? LentReturn.Away : LentReturn.HandBack;
                 return HandBackIf(how);
             }
@@ -135,6 +142,14 @@ internal sealed partial class ZmtpConnection
         }
         finally
         {
+            if (_lentLargeFrame is not null && how != LentReturn.HandBack)
+            {
+                // A body begun here and left unfinished goes to the loop with nothing received in between (a hand-back),
+                // whatever ended this read, a throw included: its first part is no longer in the queue.
+                how = LentReturn.HandBack;
+                Volatile.Write(ref _handBackPending, true);
+            }
+
             _transport.ReturnLent(LendingSpace(inbound), how);
         }
     }

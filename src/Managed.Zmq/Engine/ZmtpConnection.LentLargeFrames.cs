@@ -54,7 +54,8 @@ internal sealed partial class ZmtpConnection
         {
             if (!complete)
             {
-                // Whatever stopped the read, a throw included: the loop goes on from the part read, which left the queue.
+                // Whatever stopped the read, a throw included: the loop goes on from the part read, which left the queue
+                // (ReadDirect hands the turn back whenever such a part is kept).
                 _lentLargeFrame = payload;
                 _lentLargeFrameReceived = received;
             }

@@ -250,6 +250,38 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         }
     }
 
+    /// <summary>
+    /// A message and a large one in the same write, read on the turn: the first Recv takes the message and leaves the
+    /// large frame's body to the next Recv, which reads it on the turn too instead of handing it to the read loop.
+    /// </summary>
+    [Fact]
+    public void Recv_MessageThenLargeMessageInOneWrite_BothReadOnTheTurnWithoutHandBack()
+    {
+        using var listener = new RawListener();
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] large = Bytes.Pattern(2 * Large + i, i);
+            Ask(dealer, peer, $"q{i}");
+            long waits = dealer.Core.Meters.ReadTurnWaits;
+            var call = BackgroundCall.Start(() =>
+            {
+                Assert.Equal($"small{i}", dealer.RecvString());
+                Assert.Equal(large, dealer.RecvBytes());
+            });
+
+            // Sent once the Recv waits on its turn, so that its read, not the loop's, meets both messages.
+            Eventually.True(() => Volatile.Read(ref dealer.Core.Meters.ReadTurnWaits) > waits, "the Recv waits on its turn");
+            peer.Send(ZmtpBytes.Concat(ZmtpBytes.Message($"small{i}"), ZmtpBytes.Frame(0, large)));
+            Assert.True(call.Wait(2 * Timeout), "the messages did not arrive");
+        }
+
+        // As in Recv_LargeReplies_ReadOnTheTurnWholeWithoutHandBack: only an interrupt meant for an earlier wait may send
+        // a body back.
+        Assert.True(dealer.Core.Meters.ReadTurnHandBacks <= 2, $"{dealer.Core.Meters.ReadTurnHandBacks} large messages went back to the read loop");
+    }
+
     /// <summary>A PING between two large frames of one message: both frames arrive in order, and the PING is answered.</summary>
     [Fact]
     public void Recv_PingBetweenLargeFramesOfOneMessage_MessageWholeAndPingAnswered()
