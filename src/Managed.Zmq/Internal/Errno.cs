@@ -2,7 +2,7 @@ namespace Managed.Zmq.Internal;
 
 /// <summary>
 /// System error numbers the library reports in monitor events but does not publish in <see cref="ZmqConstants"/>
-/// (zmq.h does not name them either): the Linux values, which libzmq passes through from its system calls.
+/// (libzmq's C API does not name them either): the Linux values, which libzmq passes through from its system calls.
 /// </summary>
 internal static class Errno
 {

@@ -4,7 +4,7 @@ namespace Managed.Zmq.Options;
 
 /// <summary>
 /// The one place where the security mechanism meets libzmq's numbers: inside the library a mechanism is a
-/// <see cref="ZmtpMechanism"/>; the <c>Mechanism</c> option reads it as zmq.h numbers it (ZMQ_NULL 0, ZMQ_PLAIN 1,
+/// <see cref="ZmtpMechanism"/>; the <c>Mechanism</c> option reads it as libzmq's C API numbers it (ZMQ_NULL 0, ZMQ_PLAIN 1,
 /// ZMQ_CURVE 2, ZMQ_GSSAPI 3), which differ from the enum's values.
 /// </summary>
 internal static class MechanismNumbers

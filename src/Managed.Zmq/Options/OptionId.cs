@@ -2,7 +2,7 @@
 namespace Managed.Zmq.Options;
 
 /// <summary>
-/// Socket option numbers, numbered as libzmq 4.3 numbers them in zmq.h (docs/options.md gives each number).
+/// Socket option numbers, numbered as libzmq 4.3's C API numbers them (docs/options.md gives each number).
 /// </summary>
 /// <remarks>
 /// The numbers are defined once, by the public <see cref="SocketOption"/> enum; these are short internal names for

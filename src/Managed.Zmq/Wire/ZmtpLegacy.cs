@@ -20,7 +20,7 @@ internal static class ZmtpLegacy
     /// <summary>A ZMTP 2.0 greeting: the 10-octet signature, the revision, the socket type.</summary>
     public const int Zmtp20GreetingLength = 12;
 
-    /// <summary>RFC 15 §Formal Grammar numbers the socket types as libzmq's zmq.h does (PAIR 0 … PUSH 8, XPUB 9, XSUB 10).</summary>
+    /// <summary>RFC 15 §Formal Grammar numbers the socket types as libzmq's C API does (PAIR 0 … PUSH 8, XPUB 9, XSUB 10).</summary>
     public static byte GetSocketTypeOctet(SocketType socketType) => (byte)socketType;
 
     /// <summary>The identity frame we send first: flags 0 (final frame), a one-octet length, the routing id.</summary>
