@@ -21,9 +21,9 @@ namespace Managed.Zmq.Security.Crypto;
 /// </remarks>
 internal static partial class Salsa20
 {
-    /// <summary>Sixteen blocks from <paramref name="counter"/> on into 1,024 octets of key stream.</summary>
+    /// <summary>Sixteen blocks from <paramref name="counter"/> on: 1,024 octets of key stream, put as <see cref="Put"/> says.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void KeyStream512(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    private static void KeyStream512(ReadOnlySpan<uint> input, ulong counter, ref byte source, ref byte destination)
     {
         Vector512<uint> j0 = Vector512.Create(input[0]), j1 = Vector512.Create(input[1]), j2 = Vector512.Create(input[2]), j3 = Vector512.Create(input[3]);
         Vector512<uint> j4 = Vector512.Create(input[4]), j5 = Vector512.Create(input[5]), j6 = Vector512.Create(input[6]), j7 = Vector512.Create(input[7]);
@@ -45,26 +45,27 @@ internal static partial class Salsa20
         }
 
         // Salsa20's block function: the output is the rounds' result plus the input words.
-        Store512(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
-        Store512(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
-        Store512(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
-        Store512(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+        Store512(x0 + j0, x1 + j1, x2 + j2, x3 + j3, ref source, ref destination, 0);
+        Store512(x4 + j4, x5 + j5, x6 + j6, x7 + j7, ref source, ref destination, 1);
+        Store512(x8 + j8, x9 + j9, x10 + j10, x11 + j11, ref source, ref destination, 2);
+        Store512(x12 + j12, x13 + j13, x14 + j14, x15 + j15, ref source, ref destination, 3);
     }
 
-    /// <summary>Eight blocks from <paramref name="counter"/> on into 512 octets of key stream.</summary>
-    private static void KeyStream256(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    /// <summary>Eight blocks from <paramref name="counter"/> on: 512 octets of key stream, put as <see cref="Put"/> says.</summary>
+    private static void KeyStream256(ReadOnlySpan<uint> input, ulong counter, ref byte source, ref byte destination)
     {
         (Vector256<uint> low, Vector256<uint> high) = Counters256(counter);
-        KeyStream256(input, Vector256.Create(input[6]), Vector256.Create(input[7]), low, high, keyStream);
+        KeyStream256(input, Vector256.Create(input[6]), Vector256.Create(input[7]), low, high, ref source, ref destination);
     }
 
     /// <summary>
     /// Eight blocks whose words 6-9 (Salsa20's nonce and block counter) are given
-    /// per lane, into 512 octets of key stream; the other words come from <paramref name="input"/>.
+    /// per lane: 512 octets of key stream, put as <see cref="Put"/> says; the other words come from
+    /// <paramref name="input"/>.
     /// </summary>
     [SkipLocalsInit]
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void KeyStream256(ReadOnlySpan<uint> input, Vector256<uint> j6, Vector256<uint> j7, Vector256<uint> j8, Vector256<uint> j9, Span<byte> keyStream)
+    private static void KeyStream256(ReadOnlySpan<uint> input, Vector256<uint> j6, Vector256<uint> j7, Vector256<uint> j8, Vector256<uint> j9, ref byte source, ref byte destination)
     {
         Vector256<uint> j0 = Vector256.Create(input[0]), j1 = Vector256.Create(input[1]), j2 = Vector256.Create(input[2]), j3 = Vector256.Create(input[3]);
         Vector256<uint> j4 = Vector256.Create(input[4]), j5 = Vector256.Create(input[5]);
@@ -91,20 +92,20 @@ internal static partial class Salsa20
         }
 
         // Salsa20's block function: the output is the rounds' result plus the input words.
-        Store256(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
-        Store256(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
-        Store256(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
-        Store256(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+        Store256(x0 + j0, x1 + j1, x2 + j2, x3 + j3, ref source, ref destination, 0);
+        Store256(x4 + j4, x5 + j5, x6 + j6, x7 + j7, ref source, ref destination, 1);
+        Store256(x8 + j8, x9 + j9, x10 + j10, x11 + j11, ref source, ref destination, 2);
+        Store256(x12 + j12, x13 + j13, x14 + j14, x15 + j15, ref source, ref destination, 3);
 
         // Cleared in line: a call to CryptographicOperations.ZeroMemory here, once per batch, was a
         // large share of each batch's time (BENCHMARKS.md, "Salsa20 without AVX-512").
         held.Clear();
     }
 
-    /// <summary>Four blocks from <paramref name="counter"/> on into 256 octets of key stream.</summary>
+    /// <summary>Four blocks from <paramref name="counter"/> on: 256 octets of key stream, put as <see cref="Put"/> says.</summary>
     [SkipLocalsInit]
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void KeyStream128(ReadOnlySpan<uint> input, ulong counter, Span<byte> keyStream)
+    private static void KeyStream128(ReadOnlySpan<uint> input, ulong counter, ref byte source, ref byte destination)
     {
         Vector128<uint> j0 = Vector128.Create(input[0]), j1 = Vector128.Create(input[1]), j2 = Vector128.Create(input[2]), j3 = Vector128.Create(input[3]);
         Vector128<uint> j4 = Vector128.Create(input[4]), j5 = Vector128.Create(input[5]), j6 = Vector128.Create(input[6]), j7 = Vector128.Create(input[7]);
@@ -128,10 +129,10 @@ internal static partial class Salsa20
         }
 
         // Salsa20's block function: the output is the rounds' result plus the input words.
-        Store128(x0 + j0, x1 + j1, x2 + j2, x3 + j3, keyStream, 0);
-        Store128(x4 + j4, x5 + j5, x6 + j6, x7 + j7, keyStream, 1);
-        Store128(x8 + j8, x9 + j9, x10 + j10, x11 + j11, keyStream, 2);
-        Store128(x12 + j12, x13 + j13, x14 + j14, x15 + j15, keyStream, 3);
+        Store128(x0 + j0, x1 + j1, x2 + j2, x3 + j3, ref source, ref destination, 0);
+        Store128(x4 + j4, x5 + j5, x6 + j6, x7 + j7, ref source, ref destination, 1);
+        Store128(x8 + j8, x9 + j9, x10 + j10, x11 + j11, ref source, ref destination, 2);
+        Store128(x12 + j12, x13 + j13, x14 + j14, x15 + j15, ref source, ref destination, 3);
         held.Clear();
     }
 
@@ -255,72 +256,86 @@ internal static partial class Salsa20
     /// words of block j + 4c.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store512(Vector512<uint> a, Vector512<uint> b, Vector512<uint> c, Vector512<uint> d, Span<byte> keyStream, int k)
+    private static void Store512(Vector512<uint> a, Vector512<uint> b, Vector512<uint> c, Vector512<uint> d, ref byte source, ref byte destination, int k)
     {
         Vector512<ulong> t0 = Avx512F.UnpackLow(a, b).AsUInt64();
         Vector512<ulong> t1 = Avx512F.UnpackHigh(a, b).AsUInt64();
         Vector512<ulong> t2 = Avx512F.UnpackLow(c, d).AsUInt64();
         Vector512<ulong> t3 = Avx512F.UnpackHigh(c, d).AsUInt64();
-        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
-        Store4(Avx512F.UnpackLow(t0, t2).AsByte(), ref destination, (16 * k) + (0 * BlockSize));
-        Store4(Avx512F.UnpackHigh(t0, t2).AsByte(), ref destination, (16 * k) + (1 * BlockSize));
-        Store4(Avx512F.UnpackLow(t1, t3).AsByte(), ref destination, (16 * k) + (2 * BlockSize));
-        Store4(Avx512F.UnpackHigh(t1, t3).AsByte(), ref destination, (16 * k) + (3 * BlockSize));
+        Store4(Avx512F.UnpackLow(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (0 * BlockSize));
+        Store4(Avx512F.UnpackHigh(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (1 * BlockSize));
+        Store4(Avx512F.UnpackLow(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (2 * BlockSize));
+        Store4(Avx512F.UnpackHigh(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (3 * BlockSize));
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store4(Vector512<byte> pieces, ref byte destination, int offset)
+    private static void Store4(Vector512<byte> pieces, ref byte source, ref byte destination, int offset)
     {
-        pieces.GetLower().GetLower().StoreUnsafe(ref destination, (nuint)offset);
-        pieces.GetLower().GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (4 * BlockSize)));
-        pieces.GetUpper().GetLower().StoreUnsafe(ref destination, (nuint)(offset + (8 * BlockSize)));
-        pieces.GetUpper().GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (12 * BlockSize)));
+        Put(pieces.GetLower().GetLower(), ref source, ref destination, offset);
+        Put(pieces.GetLower().GetUpper(), ref source, ref destination, offset + (4 * BlockSize));
+        Put(pieces.GetUpper().GetLower(), ref source, ref destination, offset + (8 * BlockSize));
+        Put(pieces.GetUpper().GetUpper(), ref source, ref destination, offset + (12 * BlockSize));
     }
 
     /// <summary>Stores words 4k..4k+3 of eight blocks: the low half of u_j is block j, the high half block j + 4.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store256(Vector256<uint> a, Vector256<uint> b, Vector256<uint> c, Vector256<uint> d, Span<byte> keyStream, int k)
+    private static void Store256(Vector256<uint> a, Vector256<uint> b, Vector256<uint> c, Vector256<uint> d, ref byte source, ref byte destination, int k)
     {
         Vector256<ulong> t0 = Avx2.UnpackLow(a, b).AsUInt64();
         Vector256<ulong> t1 = Avx2.UnpackHigh(a, b).AsUInt64();
         Vector256<ulong> t2 = Avx2.UnpackLow(c, d).AsUInt64();
         Vector256<ulong> t3 = Avx2.UnpackHigh(c, d).AsUInt64();
-        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
-        Store2(Avx2.UnpackLow(t0, t2).AsByte(), ref destination, (16 * k) + (0 * BlockSize));
-        Store2(Avx2.UnpackHigh(t0, t2).AsByte(), ref destination, (16 * k) + (1 * BlockSize));
-        Store2(Avx2.UnpackLow(t1, t3).AsByte(), ref destination, (16 * k) + (2 * BlockSize));
-        Store2(Avx2.UnpackHigh(t1, t3).AsByte(), ref destination, (16 * k) + (3 * BlockSize));
+        Store2(Avx2.UnpackLow(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (0 * BlockSize));
+        Store2(Avx2.UnpackHigh(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (1 * BlockSize));
+        Store2(Avx2.UnpackLow(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (2 * BlockSize));
+        Store2(Avx2.UnpackHigh(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (3 * BlockSize));
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store2(Vector256<byte> pieces, ref byte destination, int offset)
+    private static void Store2(Vector256<byte> pieces, ref byte source, ref byte destination, int offset)
     {
-        pieces.GetLower().StoreUnsafe(ref destination, (nuint)offset);
-        pieces.GetUpper().StoreUnsafe(ref destination, (nuint)(offset + (4 * BlockSize)));
+        Put(pieces.GetLower(), ref source, ref destination, offset);
+        Put(pieces.GetUpper(), ref source, ref destination, offset + (4 * BlockSize));
     }
 
     /// <summary>Stores words 4k..4k+3 of four blocks (a 4×4 transpose), with SSE2 unpacks or, elsewhere, word by word.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store128(Vector128<uint> a, Vector128<uint> b, Vector128<uint> c, Vector128<uint> d, Span<byte> keyStream, int k)
+    private static void Store128(Vector128<uint> a, Vector128<uint> b, Vector128<uint> c, Vector128<uint> d, ref byte source, ref byte destination, int k)
     {
-        ref byte destination = ref MemoryMarshal.GetReference(keyStream);
         if (Sse2.IsSupported)
         {
             Vector128<ulong> t0 = Sse2.UnpackLow(a, b).AsUInt64();
             Vector128<ulong> t1 = Sse2.UnpackHigh(a, b).AsUInt64();
             Vector128<ulong> t2 = Sse2.UnpackLow(c, d).AsUInt64();
             Vector128<ulong> t3 = Sse2.UnpackHigh(c, d).AsUInt64();
-            Sse2.UnpackLow(t0, t2).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (0 * BlockSize)));
-            Sse2.UnpackHigh(t0, t2).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (1 * BlockSize)));
-            Sse2.UnpackLow(t1, t3).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (2 * BlockSize)));
-            Sse2.UnpackHigh(t1, t3).AsByte().StoreUnsafe(ref destination, (nuint)((16 * k) + (3 * BlockSize)));
+            Put(Sse2.UnpackLow(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (0 * BlockSize));
+            Put(Sse2.UnpackHigh(t0, t2).AsByte(), ref source, ref destination, (16 * k) + (1 * BlockSize));
+            Put(Sse2.UnpackLow(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (2 * BlockSize));
+            Put(Sse2.UnpackHigh(t1, t3).AsByte(), ref source, ref destination, (16 * k) + (3 * BlockSize));
             return;
         }
 
         for (int block = 0; block < 4; block++)
         {
             int offset = (block * BlockSize) + (16 * k);
-            Vector128.Create(a[block], b[block], c[block], d[block]).AsByte().StoreUnsafe(ref destination, (nuint)offset);
+            Put(Vector128.Create(a[block], b[block], c[block], d[block]).AsByte(), ref source, ref destination, offset);
         }
+    }
+
+    /// <summary>
+    /// Puts 16 octets of key stream at <paramref name="offset"/>: into <paramref name="destination"/>
+    /// as they are when <paramref name="source"/> is a null reference, else XORed with the source's
+    /// octets at the same offset, so that whole batches of a message never hold their key stream in
+    /// memory (the caller has checked both spans hold the batch; destination may be source itself).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Put(Vector128<byte> piece, ref byte source, ref byte destination, int offset)
+    {
+        if (!Unsafe.IsNullRef(ref source))
+        {
+            piece ^= Vector128.LoadUnsafe(ref source, (nuint)offset);
+        }
+
+        piece.StoreUnsafe(ref destination, (nuint)offset);
     }
 }

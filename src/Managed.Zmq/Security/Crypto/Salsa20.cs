@@ -119,7 +119,8 @@ internal static partial class Salsa20
             Vector256.Create(m0, m0, m1, m1, m2, m2, m3, m3),
             Vector256.Create(0u, 1, 0, 1, 0, 1, 0, 1),
             Vector256<uint>.Zero,
-            output);
+            ref Unsafe.NullRef<byte>(),
+            ref MemoryMarshal.GetReference(output));
         CryptographicOperationsZero(input);
     }
 
@@ -152,8 +153,12 @@ internal static partial class Salsa20
         input[7] = BinaryPrimitives.ReadUInt32LittleEndian(nonce.Slice(4));
 
         // Key stream is made a batch at a time (16, 8 or 4 blocks side by side, or one scalar
-        // block) into this buffer, then XORed in; a batch may run past the end of the message.
+        // block). A whole vector batch of the message is XORed in as it leaves the registers; the
+        // skipped octets and a batch that would run past the end of the message go through this
+        // buffer and are XORed in from there.
         Span<byte> keyStream = stackalloc byte[MaxBatchBlocks * BlockSize];
+        ref byte sourceStart = ref MemoryMarshal.GetReference(source);
+        ref byte destinationStart = ref MemoryMarshal.GetReference(destination);
         int used = 0;
         ulong counter = firstBlock;
         int offset = 0;
@@ -162,7 +167,16 @@ internal static partial class Salsa20
         while (offset < length || skip > 0)
         {
             int needed = skip + length - offset;
-            int produced = GenerateBatch(input, counter, needed, keyStream);
+            if (skip == 0 && WholeBatch != 0 && needed >= WholeBatch)
+            {
+                int whole = GenerateBatch(input, counter, needed, ref Unsafe.Add(ref sourceStart, offset), ref Unsafe.Add(ref destinationStart, offset));
+                Debug.Assert(whole == WholeBatch, "A whole batch is the widest path's.");
+                counter += (ulong)(whole / BlockSize);
+                offset += whole;
+                continue;
+            }
+
+            int produced = GenerateBatch(input, counter, needed, ref Unsafe.NullRef<byte>(), ref MemoryMarshal.GetReference(keyStream));
             used = Math.Max(used, produced);
             counter += (ulong)(produced / BlockSize);
             ReadOnlySpan<byte> stream = keyStream.Slice(0, Math.Min(produced, needed));
@@ -196,31 +210,44 @@ internal static partial class Salsa20
     }
 
     /// <summary>
-    /// Writes the key stream of the blocks from <paramref name="counter"/> on into
-    /// <paramref name="keyStream"/>: as many side by side as the widest vector path offers that
-    /// <paramref name="needed"/> octets put to use; returns how many octets it wrote.
+    /// The octets of the widest vector path's batch (16, 8 or 4 blocks), which Salsa20Xor XORs
+    /// straight into the message when that much is left; 0 without vector hardware.
     /// </summary>
-    private static int GenerateBatch(ReadOnlySpan<uint> input, ulong counter, int needed, Span<byte> keyStream)
+    private static readonly int WholeBatch =
+        Vector512.IsHardwareAccelerated && Avx512F.IsSupported ? 16 * BlockSize
+        : Avx2.IsSupported ? 8 * BlockSize
+        : Vector128.IsHardwareAccelerated ? 4 * BlockSize
+        : 0;
+
+    /// <summary>
+    /// Puts the key stream of the blocks from <paramref name="counter"/> on at
+    /// <paramref name="destination"/> (XORed with <paramref name="source"/> unless that is a null
+    /// reference): as many side by side as the widest vector path offers that
+    /// <paramref name="needed"/> octets put to use; returns how many octets it wrote. The scalar
+    /// block writes key stream only, so a source is given only for <see cref="WholeBatch"/>.
+    /// </summary>
+    private static int GenerateBatch(ReadOnlySpan<uint> input, ulong counter, int needed, ref byte source, ref byte destination)
     {
         if (needed > 8 * BlockSize && Vector512.IsHardwareAccelerated && Avx512F.IsSupported)
         {
-            KeyStream512(input, counter, keyStream);
+            KeyStream512(input, counter, ref source, ref destination);
             return 16 * BlockSize;
         }
 
         if (needed > 4 * BlockSize && Avx2.IsSupported)
         {
-            KeyStream256(input, counter, keyStream);
+            KeyStream256(input, counter, ref source, ref destination);
             return 8 * BlockSize;
         }
 
         if (needed > BlockSize && Vector128.IsHardwareAccelerated)
         {
-            KeyStream128(input, counter, keyStream);
+            KeyStream128(input, counter, ref source, ref destination);
             return 4 * BlockSize;
         }
 
-        KeyStreamScalar(input, counter, keyStream);
+        Debug.Assert(Unsafe.IsNullRef(ref source), "The scalar block has no XOR.");
+        KeyStreamScalar(input, counter, MemoryMarshal.CreateSpan(ref destination, BlockSize));
         return BlockSize;
     }
 

@@ -75,4 +75,48 @@ public sealed class Salsa20Tests
             Assert.Equal(Convert.ToHexString(pieces), Convert.ToHexString(whole));
         }
     }
+
+    [Theory]
+    [InlineData(0, 1500, false)]
+    [InlineData(0, 1500, true)]
+    [InlineData(32, 65536, false)]
+    [InlineData(32, 65536, true)]
+    [InlineData(32, 4093, false)]
+    [InlineData(0, 2049, true)]
+    [InlineData(32, 2047, true)]
+    [InlineData(64, 3000, false)]
+    public void Salsa20Xor_MessageAfterSkippedOctets_IsTheMessageXoredWithTheStreamThatFollows(int skip, int length, bool inPlace)
+    {
+        // Whole batches XOR the message as the key stream leaves the vectors; the message must line
+        // up with the stream after the skipped octets (the Poly1305 key of a box) however the batches
+        // fall, in place or into another buffer.
+        byte[] key = Convert.FromHexString(NaClVectors.FirstKey);
+        byte[] nonce = Convert.FromHexString(NaClVectors.Nonce).AsSpan(16, 8).ToArray();
+        var message = new byte[length];
+        new Random(length + skip).NextBytes(message);
+
+        var stream = new byte[skip + length + Salsa20.BlockSize];
+        for (int block = 0; block * Salsa20.BlockSize < skip + length; block++)
+        {
+            Salsa20.KeyStream(key, nonce, (ulong)block, stream.AsSpan(block * Salsa20.BlockSize, Salsa20.BlockSize));
+        }
+
+        var expected = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            expected[i] = (byte)(message[i] ^ stream[skip + i]);
+        }
+
+        byte[] source = (byte[])message.Clone();
+        byte[] output = inPlace ? source : new byte[length];
+        var skipped = new byte[skip];
+        Salsa20.Salsa20Xor(key, nonce, 0, skipped, source, output);
+
+        Assert.Equal(Convert.ToHexString(expected), Convert.ToHexString(output));
+        Assert.Equal(Convert.ToHexString(stream, 0, skip), Convert.ToHexString(skipped));
+        if (!inPlace)
+        {
+            Assert.Equal(message, source);
+        }
+    }
 }
