@@ -22,7 +22,12 @@
 #   IMPLS="libzmq ours raw"  implementations to measure (both ends the same); raw is the
 #                     floor (benchmarks/native/raw, no CURVE: skipped for CURVE scenarios);
 #                     ours-defaults is ours under the .NET runtime's defaults (tiered
-#                     compilation and PGO on; make SHORT_FRACTION x COUNT long enough for tier 1)
+#                     compilation and PGO on; make SHORT_FRACTION x COUNT long enough for tier 1).
+#                     A cross, SENDER>RECEIVER (e.g. ours>libzmq, libzmq>ours), runs the remote
+#                     side (sender or REQ) as SENDER and the local side as RECEIVER: one side's
+#                     CPU against the same peer as libzmq's own, so that a faster or slower
+#                     peer does not move it (a faster receiver that waits costs its sender
+#                     wake-ups). Crosses with libzmq run the scenario's libzmq build.
 #   TIMEOUT=120, PERF_BUFFER=message   as in compare.sh
 #
 # Needs what compare.sh needs. Prints Markdown tables on stdout; progress on stderr.
@@ -104,11 +109,11 @@ median() { # values... -> median or "-"
 cpu_main() {
   check_tools
   build_native
-  [[ " $IMPLS " == *" ours"* ]] && build_ours
+  [[ " $IMPLS " == *ours* ]] && build_ours
   say "logs: $LOG_DIR"
   say "runs: $RUNS; machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-  local rows=() summary=() failed=0 line
+  local rows=() summary=() cross=() failed=0 line
   for line in "${CPU_SCENARIOS[@]}"; do
     local name kind transport size count short lib
     read -r name kind transport size count lib <<<"$line"
@@ -128,11 +133,14 @@ cpu_main() {
       for impl in $IMPLS; do
         [[ $impl == raw && $transport == *+curve ]] && continue
         [[ $impl == raw && -z $(floor_of "$kind" "$transport") ]] && continue
-        local tag=$name.$i.$impl v_long v_short run_impl=$impl run_kind=$kind run_transport=$transport
-        [[ $impl == libzmq && $lib == draft ]] && run_impl=libzmq-draft
+        [[ $impl == *">"* && $impl == *raw* ]] && continue
+        local tag=$name.$i.${impl/>/-to-} v_long v_short run_kind=$kind run_transport=$transport
+        local run_remote=${impl%%>*} run_local=${impl##*>}
+        [[ $run_remote == libzmq && $lib == draft ]] && run_remote=libzmq-draft
+        [[ $run_local == libzmq && $lib == draft ]] && run_local=libzmq-draft
         [[ $impl == raw ]] && read -r run_kind run_transport <<<"$(floor_of "$kind" "$transport")"
-        if ! v_long=$(run_once "$run_kind" "$run_transport" "$size" "$count" "$run_impl" "$run_impl" "$tag.long") \
-          || ! v_short=$(run_once "$run_kind" "$run_transport" "$size" "$short" "$run_impl" "$run_impl" "$tag.short"); then
+        if ! v_long=$(run_once "$run_kind" "$run_transport" "$size" "$count" "$run_local" "$run_remote" "$tag.long") \
+          || ! v_short=$(run_once "$run_kind" "$run_transport" "$size" "$short" "$run_local" "$run_remote" "$tag.short"); then
           ((++failed)); continue
         fi
         local remote local_
@@ -168,6 +176,14 @@ cpu_main() {
       all_libzmq=$(sum "${med[libzmq.r_vol]}" "${med[libzmq.l_vol]}" "${med[libzmq.r_inv]}" "${med[libzmq.l_inv]}")
       summary+=("| $name | per $per | $(ratio "${med[ours.r_cpu]}" "${med[libzmq.r_cpu]}") | $(ratio "${med[ours.l_cpu]}" "${med[libzmq.l_cpu]}") | $vol_ours / $vol_libzmq | $all_ours / $all_libzmq |")
     fi
+    # The crosses against libzmq's own pair: our sender (or REQ) beside libzmq's, each
+    # against libzmq's receiver; our receiver (or REP) beside libzmq's, each fed by libzmq.
+    if [[ -n ${med[libzmq.fig]:-} && ${med[libzmq.fig]} != - ]]; then
+      [[ -n ${med[ours>libzmq.fig]:-} && ${med[ours>libzmq.fig]} != - ]] &&
+        cross+=("| $name | per $per | ours sends, libzmq receives | $(ratio "${med[ours>libzmq.r_cpu]}" "${med[libzmq.r_cpu]}") (${med[ours>libzmq.r_cpu]} / ${med[libzmq.r_cpu]}) |")
+      [[ -n ${med[libzmq>ours.fig]:-} && ${med[libzmq>ours.fig]} != - ]] &&
+        cross+=("| $name | per $per | libzmq sends, ours receives | $(ratio "${med[libzmq>ours.l_cpu]}" "${med[libzmq.l_cpu]}") (${med[libzmq>ours.l_cpu]} / ${med[libzmq.l_cpu]}) |")
+    fi
     unset fig med
   done
 
@@ -187,6 +203,14 @@ cpu_main() {
     echo "| scenario | unit | remote CPU | local CPU | voluntary switches | all switches |"
     echo "|---|---|---:|---:|---:|---:|"
     printf '%s\n' "${summary[@]}"
+  fi
+  if ((${#cross[@]})); then
+    echo
+    echo "Crosses: the CPU of our side against libzmq's same side, each with libzmq at the other end (ratio ours / libzmq; ns)."
+    echo
+    echo "| scenario | unit | cross | CPU of our side / libzmq's |"
+    echo "|---|---|---|---:|"
+    printf '%s\n' "${cross[@]}"
   fi
 
   if ((failed)); then
