@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
@@ -65,10 +66,18 @@ internal sealed partial class ZmtpConnection
         if (external >= 0)
         {
             // Not under CURVE. Small frames before the large one (an envelope: REQ's delimiter, ROUTER's identity) go
-            // first, then the large frame, as the write loop would send them.
-            return _cipher is null
-                && (external == 0 || TryWriteDirectFrames(pipe, batch[..external]))
-                && TryWriteDirectExternal(pipe, batch[external..]);
+            // in the large frame's headroom with its header where they fit, else first, as the write loop sends them.
+            if (_cipher is not null)
+            {
+                return false;
+            }
+
+            if (external > 0 && !FitsInHeadroom(pipe, batch[..external]))
+            {
+                return TryWriteDirectFrames(pipe, batch[..external]) && TryWriteDirectExternal(pipe, batch[external..], 0);
+            }
+
+            return TryWriteDirectExternal(pipe, batch, external);
         }
 
         if (_cipher is not null)
@@ -85,29 +94,37 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private bool TryWriteDirectFrames(StreamPipe pipe, ReadOnlySpan<byte> batch)
     {
-        var outbound = pipe.Outbound;
         int sent = _transport.TrySendNow(batch);
         if (sent < batch.Length)
         {
-            // Nothing, or the head only: the write loop sends the rest (or meets the error). The
-            // messages that went out whole are consumed now, so a connection lost before the rest
-            // goes out resends only the message that was cut, whole, on the next connection.
-            int whole = WholeMessagesIn(batch[..Math.Max(sent, 0)], out int wholeMessages);
-            if (whole > 0)
-            {
-                outbound.Consume(whole);
-                if (wholeMessages > 0)
-                {
-                    outbound.MessagesConsumed(wholeMessages);
-                }
-            }
-
-            _directSentPrefix = Math.Max(sent, 0) - whole;
+            KeepUnsent(pipe, batch, sent);
             return false;
         }
 
         ConsumeSent(pipe, batch);
         return true;
+    }
+
+    /// <summary>
+    /// Only <paramref name="sent"/> bytes of <paramref name="batch"/> (whole frames from the head of the queue) went
+    /// out, or none (0 or less): the write loop sends the rest (or meets the error). The messages that went out whole
+    /// are consumed now, so a connection lost before the rest goes out resends only the message that was cut, whole,
+    /// on the next connection.
+    /// </summary>
+    private void KeepUnsent(StreamPipe pipe, ReadOnlySpan<byte> batch, int sent)
+    {
+        var outbound = pipe.Outbound;
+        int whole = WholeMessagesIn(batch[..Math.Max(sent, 0)], out int wholeMessages);
+        if (whole > 0)
+        {
+            outbound.Consume(whole);
+            if (wholeMessages > 0)
+            {
+                outbound.MessagesConsumed(wholeMessages);
+            }
+        }
+
+        _directSentPrefix = Math.Max(sent, 0) - whole;
     }
 
     /// <summary>The whole of <paramref name="batch"/>, from the head of the queue, went out: consumes it and its messages.</summary>
@@ -122,33 +139,51 @@ internal sealed partial class ZmtpConnection
     }
 
     /// <summary>
-    /// The direct write of a large frame at the head of the queue, without CURVE, as the write loop sends it: from a
-    /// buffer of the library's own with the header in its headroom (one non-blocking system call), or from caller
-    /// memory after its header (two). Sent in part: the write loop sends the rest (<see cref="_directSentExternal"/>)
-    /// before anything else. Releasing the payload here drops only the queue's reference: Send still holds its own,
-    /// so a zero-copy free callback never runs here but once Send lets go (deferred, as for a small frame).
+    /// The direct write of a large frame, without CURVE, as the write loop sends it: from a buffer of the library's
+    /// own with the header in its headroom (one non-blocking system call), or from caller memory after its header
+    /// (two). The <paramref name="envelope"/> bytes at the head of <paramref name="batch"/> are small frames of the
+    /// same message that go in the headroom before the header (<see cref="FitsInHeadroom"/>); the large frame
+    /// follows them. Sent in part: the write loop sends the rest (<see cref="_directSentPrefix"/> or
+    /// <see cref="_directSentExternal"/>) before anything else. Releasing the payload here drops only the queue's
+    /// reference: Send still holds its own, so a zero-copy free callback never runs here but once Send lets go
+    /// (deferred, as for a small frame).
     /// </summary>
-    private bool TryWriteDirectExternal(StreamPipe pipe, ReadOnlySpan<byte> batch)
+    private bool TryWriteDirectExternal(StreamPipe pipe, ReadOnlySpan<byte> batch, int envelope)
     {
         var payload = pipe.PeekPayload();
-        Span<byte> headerBytes = stackalloc byte[ZmtpFrame.MaxHeaderLength];
-        int queued = QueuedFrame.CopyWireHeader(batch, headerBytes, out var header);
+        Span<byte> headerBytes = stackalloc byte[FrameHeadroom.Size];
+        batch[..envelope].CopyTo(headerBytes);
+        int queued = QueuedFrame.CopyWireHeader(batch[envelope..], headerBytes[envelope..], out var header);
         int sent;
         int length;
         if (payload.HasHeadroom)
         {
-            var frame = payload.WithHeader(headerBytes[..queued]);
+            var frame = payload.WithHeader(headerBytes[..(envelope + queued)]);
             length = frame.Length;
             sent = _transport.TrySendNow(frame.Span);
         }
         else
         {
+            Debug.Assert(envelope == 0, "An envelope goes in a headroom only.");
             length = queued + payload.Length;
             sent = _transport.TrySendNow(headerBytes[..queued]);
             if (sent == queued)
             {
                 sent += Math.Max(_transport.TrySendNow(payload.Span), 0);
             }
+        }
+
+        if (envelope > 0)
+        {
+            if (sent < envelope)
+            {
+                KeepUnsent(pipe, batch[..envelope], sent);
+                return false;
+            }
+
+            ConsumeSent(pipe, batch[..envelope]);
+            sent -= envelope;
+            length -= envelope;
         }
 
         if (sent <= 0)

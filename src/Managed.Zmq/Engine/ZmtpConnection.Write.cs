@@ -8,8 +8,8 @@ namespace Managed.Zmq.Engine;
 
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>The header of a large frame, copied out of the queue with its marker cleared.</summary>
-    private readonly byte[] _headerScratch = new byte[ZmtpFrame.MaxHeaderLength];
+    /// <summary>The header of a large frame, copied out of the queue with its marker cleared, after the frames of its envelope (<see cref="FitsInHeadroom"/>).</summary>
+    private readonly byte[] _headerScratch = new byte[FrameHeadroom.Size];
 
     /// <summary>CURVE: where encrypted frames are assembled before a send.</summary>
     private byte[]? _cipherOut;
@@ -99,7 +99,14 @@ internal sealed partial class ZmtpConnection
                 int external = ScanBatch(batch.Span, out int messages, out bool endsMidMessage);
                 if (external == 0)
                 {
-                    await SendExternalFrameAsync(pipe, batch).ConfigureAwait(true);
+                    await SendExternalFrameAsync(pipe, batch, 0).ConfigureAwait(true);
+                    continue;
+                }
+
+                if (external > 0 && _directSentPrefix == 0 && _cipher is null && FitsInHeadroom(pipe, batch.Span[..external]))
+                {
+                    // The large frame's envelope goes in its headroom: one send for the two.
+                    await SendExternalFrameAsync(pipe, batch, external).ConfigureAwait(true);
                     continue;
                 }
 
@@ -133,19 +140,23 @@ internal sealed partial class ZmtpConnection
     /// <summary>
     /// Sends one large frame from the Message's own memory: its header from the queue (marker
     /// cleared in a copy, so a retry after a lost connection finds the queue intact), then the
-    /// payload, which is released only once it went out.
+    /// payload, which is released only once it went out. The <paramref name="envelope"/> bytes at
+    /// the head of <paramref name="batch"/> are small frames of the same message that
+    /// <see cref="FitsInHeadroom"/> found room for: they go in the headroom before the header.
     /// </summary>
     // Pooled builder: the payload send completes asynchronously for most large frames (see ReceiveDirectFrameAsync).
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SendExternalFrameAsync(StreamPipe pipe, ReadOnlyMemory<byte> batch)
+    private async ValueTask SendExternalFrameAsync(StreamPipe pipe, ReadOnlyMemory<byte> batch, int envelope)
     {
         var payload = pipe.PeekPayload();
         var headerBytes = _headerScratch;
-        int queued = QueuedFrame.CopyWireHeader(batch.Span, headerBytes, out var header);
+        batch.Span[..envelope].CopyTo(headerBytes);
+        int queued = envelope + QueuedFrame.CopyWireHeader(batch.Span[envelope..], headerBytes.AsSpan(envelope), out var header);
 
         // Less what a direct write sent already (never under CURVE).
         int sentAlready = _directSentExternal;
         _directSentExternal = 0;
+        System.Diagnostics.Debug.Assert(envelope == 0 || (payload.HasHeadroom && _cipher is null && sentAlready == 0), "An envelope goes in a headroom only, ahead of anything sent.");
         if (_cipher is null && payload.HasHeadroom)
         {
             // The library's own buffer: the header goes in front of the body and both leave in one send.
@@ -307,6 +318,31 @@ internal sealed partial class ZmtpConnection
         }
 
         return -1;
+    }
+
+    /// <summary>
+    /// True when the small frames <paramref name="envelope"/>, queued before a large frame, can go in that frame's
+    /// headroom in front of its header, so that both leave in one system call: the payload has headroom, and they
+    /// fit in it with the header, and they are the large frame's own message (no command, no message end). One
+    /// payload may be sent to several peers at once (PUB); the frames of its own message are the same bytes at the
+    /// same place for every peer, as its header is (see OutboundPayload.WithHeader).
+    /// </summary>
+    private static bool FitsInHeadroom(StreamPipe pipe, ReadOnlySpan<byte> envelope)
+    {
+        if (envelope.Length + ZmtpFrame.MaxHeaderLength > FrameHeadroom.Size || !pipe.PeekPayload().HasHeadroom)
+        {
+            return false;
+        }
+
+        foreach (var frame in new QueuedFrames(envelope))
+        {
+            if (frame.IsCommand || !frame.More)
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>Offset of the first command frame in <paramref name="frames"/>, or -1.</summary>

@@ -74,6 +74,9 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
 
     public string Endpoint => _endpoint;
 
+    /// <summary>The byte transport under this connection (tests read its counters).</summary>
+    internal IByteTransport Transport => _transport;
+
     /// <summary>The listener that accepted this connection (Unbind closes its connections), or null.</summary>
     public object? Origin { get; init; }
 

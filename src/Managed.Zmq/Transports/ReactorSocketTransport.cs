@@ -128,6 +128,13 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
         return new ValueTask(this, _sendCore.Version);
     }
 
+    /// <summary>
+    /// Send system calls made so far, whole or partial (a test's measure: how many a message costs). Sends are
+    /// made by one thread at a time (the write loop, or the user thread's direct write while the loop is parked),
+    /// so a plain increment suffices.
+    /// </summary>
+    internal long SendCalls { get; private set; }
+
     public int TrySendNow(ReadOnlySpan<byte> data)
     {
         if (_disposed)
@@ -137,6 +144,7 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
 
         try
         {
+            SendCalls++;
             int sent = _socket.Send(data, SocketFlags.None, out var error);
             return error switch
             {
@@ -157,6 +165,7 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
     {
         while (!data.IsEmpty)
         {
+            SendCalls++;
             int sent = _socket.Send(data.Span, SocketFlags.None, out var error);
             if (error != SocketError.Success)
             {

@@ -1,0 +1,39 @@
+using System.Collections.Concurrent;
+using Managed.Zmq.Engine;
+using Managed.Zmq.Transports;
+
+namespace Managed.Zmq.Tests.Support;
+
+/// <summary>
+/// Counts the send system calls of every connection created for one endpoint, both ends (through the engine's test
+/// hook): how many a message costs, a count, never a time.
+/// </summary>
+internal sealed class ConnectionSends : IDisposable
+{
+    private readonly string _endpoint;
+    private readonly ConcurrentQueue<ZmtpConnection> _connections = new();
+
+    /// <summary>Starts watching before anything connects to <paramref name="endpoint"/>.</summary>
+    public ConnectionSends(string endpoint)
+    {
+        _endpoint = endpoint;
+        ZmtpConnection.CreatedForTests += OnCreated;
+    }
+
+    /// <summary>Send system calls made so far by the connections of the endpoint.</summary>
+    public long Calls => _connections.Sum(connection =>
+        (connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport")).SendCalls);
+
+    /// <summary>Connections created for the endpoint so far.</summary>
+    public int Count => _connections.Count;
+
+    public void Dispose() => ZmtpConnection.CreatedForTests -= OnCreated;
+
+    private void OnCreated(ZmtpConnection connection)
+    {
+        if (connection.Endpoint == _endpoint)
+        {
+            _connections.Enqueue(connection);
+        }
+    }
+}
