@@ -85,8 +85,11 @@ internal sealed unsafe class OutboundPayload : MemoryManager<byte>
 
     /// <summary>
     /// Writes <paramref name="header"/> just before the bytes and returns header and bytes as one block, for one
-    /// send. Only with <see cref="HasHeadroom"/>. PUB may send one payload to several peers at once: each writes
-    /// the same header bytes (same size, same flags) into the same room, so what any send reads is right.
+    /// send. Only with <see cref="HasHeadroom"/>. The header may be led by the small frames of the same message
+    /// before it (the engine's envelope in the headroom). PUB may send one payload to several peers at once: each
+    /// writes the end of the same run of bytes (the message's frames before this one, then this frame's header,
+    /// the same for every peer) into the same room, so what any send reads is right. A pattern that put a frame of
+    /// its own per peer right before a shared large frame would break this.
     /// </summary>
     public ReadOnlyMemory<byte> WithHeader(ReadOnlySpan<byte> header)
     {

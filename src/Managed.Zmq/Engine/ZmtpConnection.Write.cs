@@ -105,8 +105,10 @@ internal sealed partial class ZmtpConnection
 
                 if (external > 0 && _directSentPrefix == 0 && _cipher is null && FitsInHeadroom(pipe, batch.Span[..external]))
                 {
-                    // The large frame's envelope goes in its headroom: one send for the two.
+                    // The large frame's envelope goes in its headroom: one send for the two. Zero-copy callbacks that
+                    // overflowed their thread's ring run here, as after any batch of small frames (CompleteWrite).
                     await SendExternalFrameAsync(pipe, batch, external).ConfigureAwait(true);
+                    DeferredReleases.RunPending();
                     continue;
                 }
 

@@ -135,6 +135,12 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
     /// </summary>
     internal long SendCalls { get; private set; }
 
+    /// <summary>
+    /// The most bytes <see cref="TrySendNow"/> offers the kernel (0: it sends nothing, as with a full buffer), so a
+    /// test can cut a direct write at every point; no limit unless a test sets one.
+    /// </summary>
+    internal int TrySendNowLimit { get; set; } = int.MaxValue;
+
     public int TrySendNow(ReadOnlySpan<byte> data)
     {
         if (_disposed)
@@ -145,6 +151,16 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
         try
         {
             SendCalls++;
+            if (data.Length > TrySendNowLimit)
+            {
+                if (TrySendNowLimit == 0)
+                {
+                    return 0;
+                }
+
+                data = data[..TrySendNowLimit];
+            }
+
             int sent = _socket.Send(data, SocketFlags.None, out var error);
             return error switch
             {

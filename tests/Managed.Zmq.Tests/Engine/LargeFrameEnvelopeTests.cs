@@ -11,12 +11,20 @@ public sealed class LargeFrameEnvelopeTests : TransportSockets
 {
     private const int Large = 64 * 1024;
 
+    /// <summary>
+    /// A send buffer the counting tests set on both ends, so that however small the machine's default is, a message
+    /// sent into an empty buffer (one round trip at a time) is never cut, and each send is one call.
+    /// </summary>
+    private const int RoomyBuffer = 1024 * 1024;
+
     [Theory]
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Send_RequestsAndRepliesWithLargeBodies_OneSystemCallPerMessage(Transport transport)
     {
         var rep = Create(SocketType.Rep);
         var req = Create(SocketType.Req);
+        rep.SetOption(SocketOption.Sndbuf, RoomyBuffer);
+        req.SetOption(SocketOption.Sndbuf, RoomyBuffer);
         string endpoint = TestEndpoint.Bind(rep, transport);
         using var sends = new ConnectionSends(endpoint);
         req.Connect(endpoint);
@@ -48,6 +56,7 @@ public sealed class LargeFrameEnvelopeTests : TransportSockets
         using var listener = new RawListener();
         using var sends = new ConnectionSends(listener.Endpoint);
         var dealer = Create(SocketType.Dealer);
+        dealer.SetOption(SocketOption.Sndbuf, RoomyBuffer);
         dealer.Connect(listener.Endpoint);
         using var peer = listener.Accept();
         peer.CompleteNullHandshake("ROUTER", minor: 0);
@@ -71,6 +80,59 @@ public sealed class LargeFrameEnvelopeTests : TransportSockets
 
         Assert.Equal(1, sends.Count);
         Assert.Equal(messages * callsPerMessage, sends.Calls - before);
+    }
+
+    /// <summary>
+    /// A direct write cut anywhere (by a limit on what it offers the kernel: nothing, inside the envelope, at its end,
+    /// inside the header, inside the body) leaves the rest to the write loop, and every message arrives whole and in
+    /// order, a frame after the large one too.
+    /// </summary>
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Send_DirectWriteCutAnywhere_EveryMessageArrivesWholeAndInOrder(Transport transport)
+    {
+        var router = Create(SocketType.Router);
+        var dealer = Create(SocketType.Dealer);
+        string endpoint = TestEndpoint.Bind(router, transport);
+        using var sends = new ConnectionSends(endpoint);
+        dealer.Connect(endpoint);
+        dealer.Send("warm");
+        byte[] id = router.RecvBytes();
+        Assert.Equal("warm", router.RecvString());
+
+        int i = 0;
+        foreach (int envelopeSize in new[] { 0, 1, 5, 40 })
+        {
+            for (int limit = 0; limit < 70; limit++)
+            {
+                i++;
+                byte[] envelope = Bytes.Pattern(envelopeSize, i);
+                byte[] body = Bytes.Pattern(Large + i, i);
+                bool tail = i % 3 == 0;
+                dealer.Send($"q{i}");
+                Assert.Equal(id, router.RecvBytes());
+                Assert.Equal($"q{i}", router.RecvString());
+
+                sends.LimitDirectWrites(limit);
+                router.Send(id, SendFlags.SendMore);
+                router.Send(envelope, SendFlags.SendMore);
+                router.Send(body, tail ? SendFlags.SendMore : SendFlags.None);
+                if (tail)
+                {
+                    router.Send($"z{i}");
+                }
+
+                sends.LimitDirectWrites(int.MaxValue);
+                Assert.Equal(envelope, dealer.RecvBytes());
+                Assert.Equal(body, dealer.RecvBytes());
+                if (tail)
+                {
+                    Assert.Equal($"z{i}", dealer.RecvString());
+                }
+
+                Assert.False(dealer.HasMore);
+            }
+        }
     }
 
     /// <summary>

@@ -21,13 +21,24 @@ internal sealed class ConnectionSends : IDisposable
     }
 
     /// <summary>Send system calls made so far by the connections of the endpoint.</summary>
-    public long Calls => _connections.Sum(connection =>
-        (connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport")).SendCalls);
+    public long Calls => _connections.Sum(connection => Transport(connection).SendCalls);
+
+    /// <summary>Limits every direct write of the endpoint's connections to <paramref name="bytes"/> (int.MaxValue: none).</summary>
+    public void LimitDirectWrites(int bytes)
+    {
+        foreach (var connection in _connections)
+        {
+            Transport(connection).TrySendNowLimit = bytes;
+        }
+    }
 
     /// <summary>Connections created for the endpoint so far.</summary>
     public int Count => _connections.Count;
 
     public void Dispose() => ZmtpConnection.CreatedForTests -= OnCreated;
+
+    private static ReactorSocketTransport Transport(ZmtpConnection connection) =>
+        connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
     private void OnCreated(ZmtpConnection connection)
     {
