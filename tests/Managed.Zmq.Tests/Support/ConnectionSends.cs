@@ -8,17 +8,9 @@ namespace Managed.Zmq.Tests.Support;
 /// Counts the send system calls of every connection created for one endpoint, both ends (through the engine's test
 /// hook): how many a message costs, a count, never a time.
 /// </summary>
-internal sealed class ConnectionSends : IDisposable
+internal sealed class ConnectionSends(string endpoint) : EndpointConnections(endpoint)
 {
-    private readonly string _endpoint;
     private readonly ConcurrentQueue<ZmtpConnection> _connections = new();
-
-    /// <summary>Starts watching before anything connects to <paramref name="endpoint"/>.</summary>
-    public ConnectionSends(string endpoint)
-    {
-        _endpoint = endpoint;
-        ZmtpConnection.CreatedForTests += OnCreated;
-    }
 
     /// <summary>Send system calls made so far by the connections of the endpoint.</summary>
     public long Calls => _connections.Sum(connection => Transport(connection).SendCalls);
@@ -35,16 +27,8 @@ internal sealed class ConnectionSends : IDisposable
     /// <summary>Connections created for the endpoint so far.</summary>
     public int Count => _connections.Count;
 
-    public void Dispose() => ZmtpConnection.CreatedForTests -= OnCreated;
-
     private static ReactorSocketTransport Transport(ZmtpConnection connection) =>
         connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
-    private void OnCreated(ZmtpConnection connection)
-    {
-        if (connection.Endpoint == _endpoint)
-        {
-            _connections.Enqueue(connection);
-        }
-    }
+    protected override void OnCreated(ZmtpConnection connection) => _connections.Enqueue(connection);
 }

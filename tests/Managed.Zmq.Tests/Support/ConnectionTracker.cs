@@ -7,16 +7,9 @@ namespace Managed.Zmq.Tests.Support;
 /// Tracks, weakly, every connection created for one endpoint (through the engine's test hook), so a
 /// test can count how many a full garbage collection leaves alive: a count, never a memory figure.
 /// </summary>
-internal sealed class ConnectionTracker : IDisposable
+internal sealed class ConnectionTracker(string endpoint) : EndpointConnections(endpoint)
 {
-    private readonly string _endpoint;
     private readonly ConcurrentQueue<WeakReference> _connections = new();
-
-    public ConnectionTracker(string endpoint)
-    {
-        _endpoint = endpoint;
-        ZmtpConnection.CreatedForTests += OnCreated;
-    }
 
     /// <summary>Connections created for the endpoint so far.</summary>
     public int Created => _connections.Count;
@@ -35,13 +28,5 @@ internal sealed class ConnectionTracker : IDisposable
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
     }
 
-    public void Dispose() => ZmtpConnection.CreatedForTests -= OnCreated;
-
-    private void OnCreated(ZmtpConnection connection)
-    {
-        if (connection.Endpoint == _endpoint)
-        {
-            _connections.Enqueue(new WeakReference(connection));
-        }
-    }
+    protected override void OnCreated(ZmtpConnection connection) => _connections.Enqueue(new WeakReference(connection));
 }
