@@ -25,10 +25,23 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         for (int i = 0; i < 40; i++)
         {
             byte[] reply = Bytes.Pattern(sizes[i % sizes.Length], i);
+            long waits = client.Core.Meters.ReadTurnWaits;
             client.Send($"q{i}");
             Assert.Equal($"q{i}", server.RecvString());
-            server.Send(reply);
+
+            // Every other reply goes once the client waits on its turn, so that some are read there however the threads
+            // are scheduled (on a loaded machine the read loop may otherwise take every reply before the Recv waits).
+            var replier = BackgroundCall.Start(() =>
+            {
+                if (i % 2 == 0)
+                {
+                    SpinWait.SpinUntil(() => Volatile.Read(ref client.Core.Meters.ReadTurnWaits) > waits, Timeout);
+                }
+
+                server.Send(reply);
+            });
             Assert.Equal(reply, client.RecvBytes());
+            Assert.True(replier.Wait(Timeout), "the reply was not sent");
         }
 
         // The first reply at least waited for the client's turn, left away by the last warm-up reply. A body goes back
