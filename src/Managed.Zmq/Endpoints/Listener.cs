@@ -162,7 +162,7 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
             IoThread ioThread;
             try
             {
-                SocketTuning.Apply(accepted, _socket.Options);
+                SocketTuning.ApplyAccepted(accepted, _socket.Options);
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
                 ioThread = _socket.NextIoThread();
                 var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));

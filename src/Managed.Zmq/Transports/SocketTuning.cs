@@ -10,7 +10,34 @@ namespace Managed.Zmq.Transports;
 /// </summary>
 internal static class SocketTuning
 {
+    /// <summary>A socket about to connect: its buffers, then the rest.</summary>
     public static void Apply(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        ApplyBuffers(socket, options);
+        ApplyConnection(socket, options);
+    }
+
+    /// <summary>
+    /// An accepted socket. A TCP one already has its listener's buffers (<see cref="ApplyBuffers"/>): the kernel
+    /// copies them when it answers the handshake. A Unix-domain one starts with the system's, so they are set here.
+    /// </summary>
+    public static void ApplyAccepted(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        if (socket.AddressFamily == AddressFamily.Unix)
+        {
+            ApplyBuffers(socket, options);
+        }
+
+        ApplyConnection(socket, options);
+    }
+
+    /// <summary>
+    /// SO_SNDBUF and SO_RCVBUF, on a socket before it connects or listens, as libzmq sets them. The kernel
+    /// chooses the window scale and the window clamp it announces in the TCP handshake from the receive buffer
+    /// it has then. A buffer made smaller after the handshake leaves the peer sending segments the buffer cannot
+    /// hold: they are dropped and sent again only after a retransmission timeout, for every segment.
+    /// </summary>
+    public static void ApplyBuffers(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         if (options.SendBufferSize >= 0)
         {
@@ -21,7 +48,11 @@ internal static class SocketTuning
         {
             socket.ReceiveBufferSize = Math.Max(1, options.ReceiveBufferSize);
         }
+    }
 
+    /// <summary>The options of a connection itself: TCP_NODELAY, keep-alive, TOS, TCP_USER_TIMEOUT, the device.</summary>
+    private static void ApplyConnection(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
         if (socket.AddressFamily == AddressFamily.Unix)
         {
             return;

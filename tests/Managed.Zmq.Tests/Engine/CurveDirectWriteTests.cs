@@ -44,12 +44,10 @@ public sealed class CurveDirectWriteTests
     public void Send_CurveReplyLargerThanTheKernelTakes_ArrivesWholeAndLaterMessagesFollow()
     {
         using var context = new Context();
-        using var server = NewCurveServer(context, SocketType.Dealer, out string serverPublic);
-        using var client = NewCurveClient(context, SocketType.Dealer, serverPublic);
-
         // Small kernel buffers at both ends, and a client that reads only after the reply was sent: the kernel
         // takes part of the encrypted reply, and the write loop has to send the rest.
-        server.SetOption(SocketOption.Sndbuf, 1024);
+        using var server = NewCurveServer(context, SocketType.Dealer, out string serverPublic, sendBuffer: 1024);
+        using var client = NewCurveClient(context, SocketType.Dealer, serverPublic);
         client.SetOption(SocketOption.Rcvbuf, 1024);
         client.Connect(server.GetOptionString(SocketOption.Last_Endpoint));
 
@@ -76,11 +74,13 @@ public sealed class CurveDirectWriteTests
         }
     }
 
-    private static Socket NewCurveServer(Context context, SocketType type, out string serverPublic)
+    /// <summary>A CURVE server bound to tcp; <paramref name="sendBuffer"/> is its Sndbuf, set before Bind as a listener's must be.</summary>
+    private static Socket NewCurveServer(Context context, SocketType type, out string serverPublic, int sendBuffer = -1)
     {
         (serverPublic, string serverSecret) = Curve.GenerateKeypair();
         var socket = new Socket(context, type);
         SetCommon(socket);
+        socket.SetOption(SocketOption.Sndbuf, sendBuffer);
         socket.SetOption(SocketOption.Curve_Server, 1);
         socket.SetOption(SocketOption.Curve_Publickey, serverPublic);
         socket.SetOption(SocketOption.Curve_Secretkey, serverSecret);

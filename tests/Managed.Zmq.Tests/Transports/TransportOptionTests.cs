@@ -124,6 +124,37 @@ public sealed class TransportOptionTests : TransportSockets
     }
 
     [Fact]
+    public void SndbufRcvbuf_SmallOnBothSides_AcceptedConnectionAnnouncesAWindowItsBufferHolds()
+    {
+        Assert.True(OperatingSystem.IsLinux(), "TCP_WINDOW_CLAMP is read back with Linux's numbers; this suite runs on Linux");
+        var router = Create(SocketType.Router);
+        var dealer = Create(SocketType.Dealer);
+        foreach (var socket in new[] { router, dealer })
+        {
+            socket.SetOption(SocketOption.Sndbuf, 4096);
+            socket.SetOption(SocketOption.Rcvbuf, 4096);
+        }
+
+        router.Bind("tcp://127.0.0.1:*");
+        var accepted = WatchFor(router, SocketMonitorEvent.Accepted, "buffers-accepted");
+        var connected = WatchFor(dealer, SocketMonitorEvent.Connected, "buffers-connected");
+        dealer.Connect(router.GetOptionString(SocketOption.Last_Endpoint));
+        dealer.Send("x");
+        Assert.Equal("x", router.RecvMultipart().PeekLastString());
+
+        // The monitors' values are the connections' descriptors. The clamp is what the kernel chose, during the
+        // handshake, from the receive buffer the socket had then: a buffer set on the accepted socket afterwards
+        // leaves a clamp far larger than the buffer, and the peer's segments overrun it.
+        using var acceptedView = new System.Net.Sockets.Socket(new SafeSocketHandle(SocketMonitorEventData.Parse(accepted.RecvBytes(), accepted.RecvString()).Value, ownsHandle: false));
+        using var connectedView = new System.Net.Sockets.Socket(new SafeSocketHandle(SocketMonitorEventData.Parse(connected.RecvBytes(), connected.RecvString()).Value, ownsHandle: false));
+        Assert.Equal(connectedView.ReceiveBufferSize, acceptedView.ReceiveBufferSize);
+        Assert.Equal(connectedView.SendBufferSize, acceptedView.SendBufferSize);
+        int clamp = WindowClamp(acceptedView);
+        Assert.True(clamp <= acceptedView.ReceiveBufferSize, $"window clamp {clamp} exceeds the receive buffer {acceptedView.ReceiveBufferSize}");
+        Assert.Equal(WindowClamp(connectedView), clamp);
+    }
+
+    [Fact]
     public void UseFd_CallersListeningSocket_AcceptsOnItAndReportsItsEndpoint()
     {
         using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
@@ -145,6 +176,24 @@ public sealed class TransportOptionTests : TransportSockets
         // The descriptor stays the caller's and must outlive the socket that listens on it.
         pull.Dispose();
         Assert.True(listener.Poll(0, SelectMode.SelectError) is false, "the caller's socket is still open");
+    }
+
+    /// <summary>A monitor of <paramref name="socket"/> reporting <paramref name="monitored"/>, read from a PAIR.</summary>
+    private Socket WatchFor(Socket socket, SocketMonitorEvent monitored, string name)
+    {
+        string monitorEndpoint = TestEndpoint.Inproc(name);
+        socket.Monitor(monitorEndpoint, monitored);
+        var monitor = Create(SocketType.Pair);
+        monitor.Connect(monitorEndpoint);
+        return monitor;
+    }
+
+    /// <summary>Linux TCP_WINDOW_CLAMP (IPPROTO_TCP 6, option 10).</summary>
+    private static int WindowClamp(System.Net.Sockets.Socket socket)
+    {
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        Assert.Equal(sizeof(int), socket.GetRawSocketOption(IpProtoTcp, 10, value));
+        return BinaryPrimitives.ReadInt32LittleEndian(value);
     }
 
     private static EndPoint ParseEndpoint(string endpoint)
