@@ -63,8 +63,8 @@ internal sealed partial class Listener
                 listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
             }
 
-            // Before listen: the connections it accepts take their buffers from it (SocketTuning.ApplyBuffers).
-            SocketTuning.ApplyBuffers(listenSocket, options);
+            // Before listen: the connections it accepts take their buffers and TOS from it in the handshake.
+            SocketTuning.ApplyListening(listenSocket, options);
             DescriptorReserve.TryFill();
             listenSocket.Bind(endPoint);
             listenSocket.Listen(Math.Max(1, options.Backlog));

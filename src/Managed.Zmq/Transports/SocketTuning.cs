@@ -50,6 +50,38 @@ internal static class SocketTuning
         }
     }
 
+    /// <summary>
+    /// A tcp or ipc listening socket, before it binds: what the connections it accepts take from it in the handshake.
+    /// libzmq sets the buffers (<see cref="ApplyBuffers"/>) and the type of service here, so the handshake's answer
+    /// carries the TOS too.
+    /// </summary>
+    public static void ApplyListening(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        ApplyBuffers(socket, options);
+        if (socket.AddressFamily != AddressFamily.Unix)
+        {
+            ApplyTypeOfService(socket, options);
+        }
+    }
+
+    /// <summary>Tos: IP_TOS, and libzmq sets the IPv6 traffic class as well (IPV6_TCLASS).</summary>
+    private static void ApplyTypeOfService(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        TrySet(() =>
+        {
+            if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetwork)
+            {
+                socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, options.TypeOfService);
+            }
+        });
+
+        if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
+        {
+            int tos = options.TypeOfService;
+            TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoIpv6, LinuxSocketOptions.Ipv6TrafficClass, BitConverter.GetBytes(tos)));
+        }
+    }
+
     /// <summary>The options of a connection itself: TCP_NODELAY, keep-alive, TOS, TCP_USER_TIMEOUT, the device.</summary>
     private static void ApplyConnection(System.Net.Sockets.Socket socket, SocketOptions options)
     {
@@ -76,20 +108,7 @@ internal static class SocketTuning
                 TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoBindToDevice, device));
             }
         }
-        TrySet(() =>
-        {
-            if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetwork)
-            {
-                socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, options.TypeOfService);
-            }
-        });
-
-        if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
-        {
-            // libzmq sets the IPv6 traffic class as well: IPV6_TCLASS.
-            int tos = options.TypeOfService;
-            TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoIpv6, LinuxSocketOptions.Ipv6TrafficClass, BitConverter.GetBytes(tos)));
-        }
+        ApplyTypeOfService(socket, options);
 
         if (options.TcpKeepalive >= 0)
         {

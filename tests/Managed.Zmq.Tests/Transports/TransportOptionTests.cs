@@ -155,6 +155,28 @@ public sealed class TransportOptionTests : TransportSockets
     }
 
     [Fact]
+    public void Bind_TosAndBuffersSet_ListeningSocketHasThemForItsHandshakes()
+    {
+        var pull = Create(SocketType.Pull);
+        pull.SetOption(SocketOption.Tos, 0x28);
+        pull.SetOption(SocketOption.Sndbuf, 4096);
+        pull.SetOption(SocketOption.Rcvbuf, 4096);
+        var listening = WatchFor(pull, SocketMonitorEvent.Listening, "listening-options");
+
+        pull.Bind("tcp://127.0.0.1:*");
+
+        // LISTENING's value is the listening socket's descriptor. As libzmq, the options a connection takes from its
+        // listener in the handshake (the buffers that size its window, the TOS of its answer) are set before it listens.
+        using var view = new System.Net.Sockets.Socket(new SafeSocketHandle(SocketMonitorEventData.Parse(listening.RecvBytes(), listening.RecvString()).Value, ownsHandle: false));
+        Assert.Equal(0x28, (int)view.GetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService)!);
+        using var unconnected = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
+        unconnected.SendBufferSize = 4096;
+        unconnected.ReceiveBufferSize = 4096;
+        Assert.Equal(unconnected.SendBufferSize, view.SendBufferSize);
+        Assert.Equal(unconnected.ReceiveBufferSize, view.ReceiveBufferSize);
+    }
+
+    [Fact]
     public void UseFd_CallersListeningSocket_AcceptsOnItAndReportsItsEndpoint()
     {
         using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
