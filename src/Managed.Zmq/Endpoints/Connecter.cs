@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using Managed.Zmq.Diagnostics;
 using Managed.Zmq.Engine;
@@ -226,6 +227,17 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
             : throw new SocketException((int)SocketError.HostNotFound);
     }
 
+    /// <summary>
+    /// The local end to bind before connecting to <paramref name="target"/>: its own source (a Socks_Proxy given as
+    /// <c>source;proxy:port</c>), else the endpoint's; null for the system's choice. Throws when the source has no
+    /// address of <paramref name="family"/>.
+    /// </summary>
+    private IPEndPoint? SourceEndPoint(TransportAddress target, AddressFamily family)
+    {
+        var source = (target as TcpAddress)?.Source ?? (_address as TcpAddress)?.Source;
+        return source is null ? null : source.EndPointFor(family) ?? throw new SocketException((int)SocketError.AddressNotAvailable);
+    }
+
     private async ValueTask<System.Net.Sockets.Socket?> TryConnectAsync()
     {
         System.Net.Sockets.Socket? socket = null;
@@ -242,10 +254,16 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
                 return null;
             }
 
+            var local = SourceEndPoint(target, endPoint.AddressFamily);
             socket = target.CreateSocket(endPoint.AddressFamily);
-            SocketTuning.Apply(socket, _socket.Options);
-            socket.Blocking = false;
             handle = (int)socket.Handle;
+            SocketTuning.Apply(socket, _socket.Options);
+            if (local is not null)
+            {
+                TcpSourceAddress.Bind(socket, local);
+            }
+
+            socket.Blocking = false;
             try
             {
                 socket.Connect(endPoint);

@@ -57,10 +57,8 @@ internal sealed partial class Listener
 
             if (address is TcpAddress && OperatingSystem.IsLinux())
             {
-                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once. Set
-                // it raw (SOL_SOCKET 1, SO_REUSEADDR 2): .NET's ReuseAddress also sets SO_REUSEPORT on
-                // Linux, which would let a second socket listen on the same port instead of EADDRINUSE.
-                listenSocket.SetRawSocketOption(1, 2, BitConverter.GetBytes(1));
+                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
+                listenSocket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoReuseAddr, BitConverter.GetBytes(1));
             }
 
             // Before listen: the connections it accepts take their buffers and TOS from it in the handshake.

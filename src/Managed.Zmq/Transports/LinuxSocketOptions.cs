@@ -9,6 +9,12 @@ internal static class LinuxSocketOptions
     /// <summary>SOL_SOCKET.</summary>
     public const int SolSocket = 1;
 
+    /// <summary>
+    /// SO_REUSEADDR, set raw: .NET's ReuseAddress also sets SO_REUSEPORT on Linux, which would let a second socket
+    /// listen on the same port instead of failing with EADDRINUSE.
+    /// </summary>
+    public const int SoReuseAddr = 2;
+
     /// <summary>SO_PEERCRED: struct ucred { pid, uid, gid }, three 32-bit integers.</summary>
     public const int SoPeerCred = 17;
 

@@ -19,6 +19,9 @@ internal sealed class TcpAddress : TransportAddress
 
     public bool Ipv6 { get; private init; }
 
+    /// <summary>The local end a connect binds before it connects (<c>tcp://source;host:port</c>); null for the system's choice.</summary>
+    public TcpSourceAddress? Source { get; private init; }
+
     public override AddressFamily AddressFamily => _literal?.AddressFamily ?? (Ipv6 ? AddressFamily.InterNetworkV6 : AddressFamily.InterNetwork);
 
     public override ProtocolType ProtocolType => ProtocolType.Tcp;
@@ -28,10 +31,17 @@ internal sealed class TcpAddress : TransportAddress
     {
         address = null;
 
-        // An optional source address for connects: tcp://src;host:port. We accept it and use the target.
-        int semicolon = rest.IndexOf(';');
+        // A connect's source address: tcp://source;host:port, split at the last ';' as libzmq splits it.
+        TcpSourceAddress? source = null;
+        int semicolon = rest.LastIndexOf(';');
         if (!forBind && semicolon >= 0)
         {
+            int sourceError = TcpSourceAddress.TryParse(rest[..semicolon], ipv6, out source);
+            if (sourceError != 0)
+            {
+                return sourceError;
+            }
+
             rest = rest[(semicolon + 1)..];
         }
 
@@ -75,28 +85,17 @@ internal sealed class TcpAddress : TransportAddress
             }
         }
 
-        address = new TcpAddress { Original = original, Host = host, Port = port, Ipv6 = ipv6, _literal = literal };
+        address = new TcpAddress { Original = original, Host = host, Port = port, Ipv6 = ipv6, Source = source, _literal = literal };
         return 0;
     }
 
     private static IPAddress? ResolveInterfaceOrHost(string host, bool ipv6, out int error)
     {
         error = 0;
-        foreach (var nic in NetworkInterface.GetAllNetworkInterfaces())
+        var address = FindInterfaceAddress(host, ipv6);
+        if (address is not null)
         {
-            if (nic.Name != host)
-            {
-                continue;
-            }
-
-            foreach (var unicast in nic.GetIPProperties().UnicastAddresses)
-            {
-                if (unicast.Address.AddressFamily == AddressFamily.InterNetwork
-                    || (ipv6 && unicast.Address.AddressFamily == AddressFamily.InterNetworkV6))
-                {
-                    return unicast.Address;
-                }
-            }
+            return address;
         }
 
         try
@@ -114,6 +113,29 @@ internal sealed class TcpAddress : TransportAddress
         }
 
         error = ZmqConstants.ENODEV;
+        return null;
+    }
+
+    /// <summary>The first address of the network interface named <paramref name="name"/> (IPv4, or IPv6 too with <paramref name="ipv6"/>); null when there is none.</summary>
+    public static IPAddress? FindInterfaceAddress(string name, bool ipv6)
+    {
+        foreach (var nic in NetworkInterface.GetAllNetworkInterfaces())
+        {
+            if (nic.Name != name)
+            {
+                continue;
+            }
+
+            foreach (var unicast in nic.GetIPProperties().UnicastAddresses)
+            {
+                if (unicast.Address.AddressFamily == AddressFamily.InterNetwork
+                    || (ipv6 && unicast.Address.AddressFamily == AddressFamily.InterNetworkV6))
+                {
+                    return unicast.Address;
+                }
+            }
+        }
+
         return null;
     }
 

@@ -52,6 +52,12 @@ internal sealed class WsAddress : TransportAddress
             return error;
         }
 
+        if (tcp!.Source is not null)
+        {
+            // libzmq's ws:// has no source address (it would look "source;host" up as a host name, for ever).
+            return ZmqConstants.EINVAL;
+        }
+
         address = new WsAddress { Original = original, Path = path, _tcp = tcp!, _scheme = secure ? "wss" : "ws" };
         return 0;
     }
