@@ -29,6 +29,9 @@ public enum ErrorCode
     /// <summary>Too many open files (MaxSockets exceeded, or the OS is out of handles).</summary>
     EMFILE = 24,
 
+    /// <summary>File name too long (an ipc:// path that does not fit a Unix-domain socket address (+)).</summary>
+    ENAMETOOLONG = 36,
+
     /// <summary>Socket operation on non-socket (Poll on a disposed registered socket).</summary>
     ENOTSOCK = 88,
 

@@ -324,6 +324,8 @@ public static class ZmqConstants
     public const int EMTHREAD = ZMQ_HAUSNUMERO + 54;
     /// <summary>Error number ENODEV.</summary>
     public const int ENODEV = 19;
+    /// <summary>Error number ENAMETOOLONG: an ipc:// path longer than a Unix-domain socket address holds, as libzmq reports it.</summary>
+    public const int ENAMETOOLONG = 36;
 
     /// <summary>Monitor event mask bit CONNECTED.</summary>
     public const int ZMQ_EVENT_CONNECTED = (int)SocketMonitorEvent.Connected;

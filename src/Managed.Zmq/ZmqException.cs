@@ -58,6 +58,7 @@ public class ZmqException : Exception
             ErrorCode.ENODEV => "No such device",
             ErrorCode.EINVAL => "Invalid argument",
             ErrorCode.EMFILE => "Too many open files",
+            ErrorCode.ENAMETOOLONG => "File name too long",
             ErrorCode.ENOTSOCK => "Socket operation on non-socket",
             ErrorCode.EMSGSIZE => "Message too long",
             ErrorCode.EPROTONOSUPPORT => "Protocol not supported",

@@ -11,14 +11,14 @@ internal static class HostPortText
     /// <summary>Splits <paramref name="text"/>; returns 0, or EINVAL when it is no <c>host:port</c>.</summary>
     /// <param name="text">The endpoint after the scheme (and any source address).</param>
     /// <param name="forBind">Whether the endpoint is bound: only then may the port be <c>*</c> or 0.</param>
-    /// <param name="host">The host, without the brackets of an IPv6 literal; may be empty.</param>
+    /// <param name="host">The host, without the brackets of an IPv6 literal; may be empty (each caller decides what that means).</param>
     /// <param name="port">The port; 0 for an ephemeral one.</param>
     public static int TrySplit(string text, bool forBind, out string host, out int port)
     {
         host = string.Empty;
         port = 0;
         int colon = text.LastIndexOf(':');
-        if (colon <= 0 || colon == text.Length - 1)
+        if (colon < 0 || colon == text.Length - 1)
         {
             return ZmqConstants.EINVAL;
         }

@@ -18,12 +18,24 @@ internal sealed class IpcAddress : TransportAddress
 
     public bool IsAbstract => Path.StartsWith('@');
 
+    /// <summary>
+    /// sizeof(sockaddr_un.sun_path) on Linux: a path, with its terminating NUL, fits in this many octets. libzmq refuses
+    /// a longer one with ENAMETOOLONG, at Bind and at Connect; an abstract name's '@' counts as the NUL it becomes.
+    /// </summary>
+    private const int SunPathLength = 108;
+
+    /// <summary>Parses the part after <c>ipc://</c>; returns 0, EINVAL (empty, or <c>@</c> alone) or ENAMETOOLONG.</summary>
     public static int TryParse(string original, string rest, bool forBind, out IpcAddress? address)
     {
         address = null;
-        if (rest.Length == 0)
+        if (rest.Length == 0 || rest == "@")
         {
             return ZmqConstants.EINVAL;
+        }
+
+        if (System.Text.Encoding.UTF8.GetByteCount(rest) >= SunPathLength)
+        {
+            return ZmqConstants.ENAMETOOLONG;
         }
 
         string path = rest;

@@ -53,7 +53,8 @@ internal sealed class TcpAddress : TransportAddress
 
         if (host.Length == 0)
         {
-            return ZmqConstants.EINVAL;
+            // libzmq looks an empty host up as an interface to bind, which none is named.
+            return forBind ? ZmqConstants.ENODEV : ZmqConstants.EINVAL;
         }
 
         IPAddress? literal = null;
@@ -70,8 +71,9 @@ internal sealed class TcpAddress : TransportAddress
         {
             if (parsed.AddressFamily == AddressFamily.InterNetworkV6 && !ipv6 && forBind)
             {
-                // libzmq needs ZMQ_IPV6 before an IPv6 literal can be bound.
-                return ZmqConstants.EINVAL;
+                // libzmq needs ZMQ_IPV6 before an IPv6 literal can be bound; without it, it looks the literal up
+                // as an interface's name, and fails as for an unknown one.
+                return ZmqConstants.ENODEV;
             }
 
             literal = parsed;

@@ -93,6 +93,38 @@ public sealed class IpcTransportTests : TransportSockets
         AssertDelivers(pull, second);
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void BindConnect_PathOf107Octets_Delivers(bool isAbstract)
+    {
+        string endpoint = "ipc://" + PathOfOctets(107, isAbstract);
+        var pull = Create(SocketType.Pull);
+
+        pull.Bind(endpoint);
+
+        AssertDelivers(pull, endpoint);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void BindConnect_PathOf108Octets_Enametoolong(bool isAbstract)
+    {
+        // sun_path holds 108 octets with the terminating NUL: libzmq refuses a longer path at Bind and at Connect.
+        string endpoint = "ipc://" + PathOfOctets(108, isAbstract);
+
+        AssertZmqError(ZmqConstants.ENAMETOOLONG, () => Create(SocketType.Pull).Bind(endpoint));
+        AssertZmqError(ZmqConstants.ENAMETOOLONG, () => Create(SocketType.Push).Connect(endpoint));
+    }
+
+    [Fact]
+    public void BindConnect_AbstractNameEmpty_Einval()
+    {
+        AssertZmqError(ZmqConstants.EINVAL, () => Create(SocketType.Pull).Bind("ipc://@"));
+        AssertZmqError(ZmqConstants.EINVAL, () => Create(SocketType.Push).Connect("ipc://@"));
+    }
+
     [Fact]
     public void Connect_Wildcard_Einval()
     {
@@ -272,5 +304,12 @@ public sealed class IpcTransportTests : TransportSockets
         {
             return false;
         }
+    }
+
+    /// <summary>A unique path (or abstract name, '@' included) of exactly <paramref name="octets"/> octets.</summary>
+    private static string PathOfOctets(int octets, bool isAbstract)
+    {
+        string start = isAbstract ? "@" + Path.GetFileName(TestEndpoint.IpcPath("long")) : TestEndpoint.IpcPath("long");
+        return start + "-" + new string('x', octets - start.Length - 1);
     }
 }

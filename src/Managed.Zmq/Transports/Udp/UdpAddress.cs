@@ -82,9 +82,9 @@ internal sealed class UdpAddress
         }
 
         int split = HostPortText.TrySplit(name, forBind, out string host, out int port);
-        if (split != 0)
+        if (split != 0 || host.Length == 0)
         {
-            return split;
+            return split != 0 ? split : ZmqConstants.EINVAL;
         }
 
         IPAddress? target = ResolveHost(host, forBind, ipv6, out int error);

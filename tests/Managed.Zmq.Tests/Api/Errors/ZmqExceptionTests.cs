@@ -13,6 +13,7 @@ public class ZmqExceptionTests
     [InlineData(ErrorCode.ENODEV, "No such device")]
     [InlineData(ErrorCode.EINVAL, "Invalid argument")]
     [InlineData(ErrorCode.EMFILE, "Too many open files")]
+    [InlineData(ErrorCode.ENAMETOOLONG, "File name too long")]
     [InlineData(ErrorCode.ENOTSOCK, "Socket operation on non-socket")]
     [InlineData(ErrorCode.EMSGSIZE, "Message too long")]
     [InlineData(ErrorCode.EPROTONOSUPPORT, "Protocol not supported")]

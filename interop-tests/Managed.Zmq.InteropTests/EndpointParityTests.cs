@@ -1,0 +1,109 @@
+#if !INTEROP_WITHOUT_CORE
+using Managed.Zmq.InteropTests.Native;
+
+namespace Managed.Zmq.InteropTests;
+
+/// <summary>
+/// Binding and connecting an endpoint, the same text on a libzmq 4.3 socket and on ours: the same refusal (errno) or
+/// the same success, and, where ours refuses an endpoint libzmq takes but can never use, exactly that difference
+/// (docs/limitations.md).
+/// </summary>
+public sealed class EndpointParityTests
+{
+    /// <summary>A path of <paramref name="octets"/> octets (the limit is 107: sun_path holds 108 with the NUL).</summary>
+    private static string IpcPath(int octets) => "/tmp/" + new string('p', octets - "/tmp/".Length);
+
+    public static TheoryData<string> BindCases() => new()
+    {
+        "ipc://",
+        "ipc://@",
+        "ipc://" + IpcPath(108),
+        "ipc://@" + new string('a', 107),
+        "tcp://127.0.0.1",
+        "tcp://:5555",
+        "tcp://[::1]:*",
+        "tcp://256.1.1.1:5555",
+        "tcp://no-such-nic0:*",
+        "nosuch://x",
+    };
+
+    public static TheoryData<string> ConnectCases() => new()
+    {
+        "ipc://",
+        "ipc://@",
+        "ipc://" + IpcPath(108),
+        "ipc://@" + new string('a', 107),
+        "tcp://127.0.0.1",
+        "tcp://127.0.0.1:*",
+        "tcp://[::1]:*",
+        "nosuch://x",
+    };
+
+    /// <summary>Endpoints libzmq accepts at Connect but never connects to (no host, port 0, a source without a port): ours refuses them.</summary>
+    public static TheoryData<string> ConnectRefusedHereOnly() => new()
+    {
+        "tcp://:5555",
+        "tcp://127.0.0.1:0",
+        "tcp://127.0.0.2;127.0.0.1:5555",
+    };
+
+    [Theory, MemberData(nameof(BindCases))]
+    public void Bind_Endpoint_SameOutcomeAsLibzmq(string endpoint)
+    {
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(SocketType.Router);
+        int theirError = LibZmq.zmq_bind(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
+        using var context = new Context();
+        using var ourSocket = new Socket(context, SocketType.Router);
+
+        int ourError = ErrorOf(() => ourSocket.Bind(endpoint));
+
+        Assert.NotEqual(0, theirError);
+        Assert.Equal(theirError, ourError);
+    }
+
+    [Theory, MemberData(nameof(ConnectCases))]
+    public void Connect_Endpoint_SameOutcomeAsLibzmq(string endpoint)
+    {
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(SocketType.Dealer);
+        int theirError = LibZmq.zmq_connect(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
+        using var context = new Context();
+        using var ourSocket = new Socket(context, SocketType.Dealer);
+
+        int ourError = ErrorOf(() => ourSocket.Connect(endpoint));
+
+        Assert.NotEqual(0, theirError);
+        Assert.Equal(theirError, ourError);
+    }
+
+    [Theory, MemberData(nameof(ConnectRefusedHereOnly))]
+    public void Connect_EndpointLibzmqCannotUse_RefusedHereWithEinval(string endpoint)
+    {
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(SocketType.Dealer);
+        theirSocket.SetOption(LibZmq.ZMQ_LINGER, 0);
+        int theirError = LibZmq.zmq_connect(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
+        using var context = new Context();
+        using var ourSocket = new Socket(context, SocketType.Dealer);
+
+        int ourError = ErrorOf(() => ourSocket.Connect(endpoint));
+
+        Assert.Equal(0, theirError);
+        Assert.Equal(ZmqConstants.EINVAL, ourError);
+    }
+
+    private static int ErrorOf(Action call)
+    {
+        try
+        {
+            call();
+            return 0;
+        }
+        catch (ZmqException e)
+        {
+            return e.ErrorNumber;
+        }
+    }
+}
+#endif
