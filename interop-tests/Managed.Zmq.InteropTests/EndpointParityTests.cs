@@ -24,6 +24,7 @@ public sealed class EndpointParityTests
         "tcp://[::1]:*",
         "tcp://256.1.1.1:5555",
         "tcp://no-such-nic0:*",
+        "tcp://a b:5555",
         "nosuch://x",
     };
 
@@ -36,15 +37,22 @@ public sealed class EndpointParityTests
         "tcp://127.0.0.1",
         "tcp://127.0.0.1:*",
         "tcp://[::1]:*",
+        "tcp://a b:5555",
+        "tcp://_host:5555",
+        "tcp://host:5555/",
         "nosuch://x",
     };
 
-    /// <summary>Endpoints libzmq accepts at Connect but never connects to (no host, port 0, a source without a port): ours refuses them.</summary>
+    /// <summary>
+    /// Endpoints libzmq accepts at Connect but never connects to (no host, port 0, a source without a port, a source
+    /// and no target): ours refuses them.
+    /// </summary>
     public static TheoryData<string> ConnectRefusedHereOnly() => new()
     {
         "tcp://:5555",
         "tcp://127.0.0.1:0",
         "tcp://127.0.0.2;127.0.0.1:5555",
+        "tcp://127.0.0.1:5555;",
     };
 
     [Theory, MemberData(nameof(BindCases))]

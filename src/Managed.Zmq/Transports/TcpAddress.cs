@@ -31,6 +31,11 @@ internal sealed class TcpAddress : TransportAddress
     {
         address = null;
 
+        if (!forBind && !HasAddressCharactersOnly(rest))
+        {
+            return ZmqConstants.EINVAL;
+        }
+
         // A connect's source address: tcp://source;host:port, split at the last ';' as libzmq splits it.
         TcpSourceAddress? source = null;
         int semicolon = rest.LastIndexOf(';');
@@ -116,6 +121,29 @@ internal sealed class TcpAddress : TransportAddress
 
         error = ZmqConstants.ENODEV;
         return null;
+    }
+
+    /// <summary>
+    /// libzmq's check of a tcp connect's text, before anything is looked up: it starts with an ASCII letter or digit,
+    /// '[' or ':', and holds only those and ".-:%;[]_*". Anything else (a space, say) could never be resolved, and
+    /// libzmq refuses it with EINVAL rather than retrying for ever.
+    /// </summary>
+    private static bool HasAddressCharactersOnly(string text)
+    {
+        if (text.Length == 0 || !(char.IsAsciiLetterOrDigit(text[0]) || text[0] is '[' or ':'))
+        {
+            return false;
+        }
+
+        foreach (char c in text)
+        {
+            if (!char.IsAsciiLetterOrDigit(c) && c is not ('.' or '-' or ':' or '%' or ';' or '[' or ']' or '_' or '*'))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>The first address of the network interface named <paramref name="name"/> (IPv4, or IPv6 too with <paramref name="ipv6"/>); null when there is none.</summary>
