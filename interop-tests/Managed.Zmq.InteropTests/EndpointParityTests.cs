@@ -1,4 +1,5 @@
 #if !INTEROP_WITHOUT_CORE
+using Managed.Zmq.InteropTests.Infrastructure;
 using Managed.Zmq.InteropTests.Native;
 
 namespace Managed.Zmq.InteropTests;
@@ -58,60 +59,52 @@ public sealed class EndpointParityTests
     [Theory, MemberData(nameof(BindCases))]
     public void Bind_Endpoint_SameOutcomeAsLibzmq(string endpoint)
     {
-        using var native = new NativeContext();
-        using var theirSocket = native.Socket(SocketType.Router);
-        int theirError = LibZmq.zmq_bind(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
-        using var context = new Context();
-        using var ourSocket = new Socket(context, SocketType.Router);
+        var (theirs, ours) = Outcomes(SocketType.Router, endpoint, bind: true);
 
-        int ourError = ErrorOf(() => ourSocket.Bind(endpoint));
-
-        Assert.NotEqual(0, theirError);
-        Assert.Equal(theirError, ourError);
+        Assert.NotEqual(0, theirs);
+        Assert.Equal(theirs, ours);
     }
 
     [Theory, MemberData(nameof(ConnectCases))]
     public void Connect_Endpoint_SameOutcomeAsLibzmq(string endpoint)
     {
-        using var native = new NativeContext();
-        using var theirSocket = native.Socket(SocketType.Dealer);
-        int theirError = LibZmq.zmq_connect(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
-        using var context = new Context();
-        using var ourSocket = new Socket(context, SocketType.Dealer);
+        var (theirs, ours) = Outcomes(SocketType.Dealer, endpoint, bind: false);
 
-        int ourError = ErrorOf(() => ourSocket.Connect(endpoint));
-
-        Assert.NotEqual(0, theirError);
-        Assert.Equal(theirError, ourError);
+        Assert.NotEqual(0, theirs);
+        Assert.Equal(theirs, ours);
     }
 
     [Theory, MemberData(nameof(ConnectRefusedHereOnly))]
     public void Connect_EndpointLibzmqCannotUse_RefusedHereWithEinval(string endpoint)
     {
-        using var native = new NativeContext();
-        using var theirSocket = native.Socket(SocketType.Dealer);
-        theirSocket.SetOption(LibZmq.ZMQ_LINGER, 0);
-        int theirError = LibZmq.zmq_connect(theirSocket.Handle, endpoint) == 0 ? 0 : LibZmq.zmq_errno();
-        using var context = new Context();
-        using var ourSocket = new Socket(context, SocketType.Dealer);
+        var (theirs, ours) = Outcomes(SocketType.Dealer, endpoint, bind: false);
 
-        int ourError = ErrorOf(() => ourSocket.Connect(endpoint));
-
-        Assert.Equal(0, theirError);
-        Assert.Equal(ZmqConstants.EINVAL, ourError);
+        Assert.Equal(0, theirs);
+        Assert.Equal(ZmqConstants.EINVAL, ours);
     }
 
-    private static int ErrorOf(Action call)
+    /// <summary>The errno of binding or connecting <paramref name="endpoint"/> on a libzmq socket and on ours (0: success).</summary>
+    private static (int Theirs, int Ours) Outcomes(SocketType type, string endpoint, bool bind)
     {
-        try
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(type);
+        theirSocket.SetOption(LibZmq.ZMQ_LINGER, 0);
+        int theirs = Errno.OfNative(bind ? LibZmq.zmq_bind(theirSocket.Handle, endpoint) : LibZmq.zmq_connect(theirSocket.Handle, endpoint));
+        using var context = new Context();
+        using var ourSocket = new Socket(context, type);
+        ourSocket.SetOption(SocketOption.Linger, 0);
+        int ours = Errno.Of(() =>
         {
-            call();
-            return 0;
-        }
-        catch (ZmqException e)
-        {
-            return e.ErrorNumber;
-        }
+            if (bind)
+            {
+                ourSocket.Bind(endpoint);
+            }
+            else
+            {
+                ourSocket.Connect(endpoint);
+            }
+        });
+        return (theirs, ours);
     }
 }
 #endif

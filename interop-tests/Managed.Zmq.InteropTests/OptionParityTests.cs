@@ -1,4 +1,5 @@
 #if !INTEROP_WITHOUT_CORE
+using Managed.Zmq.InteropTests.Infrastructure;
 using Managed.Zmq.InteropTests.Native;
 
 namespace Managed.Zmq.InteropTests;
@@ -29,14 +30,14 @@ public sealed unsafe class OptionParityTests
         using var native = new NativeContext();
         using var theirSocket = native.Socket(type);
         int set = value;
-        int theirError = NativeError(LibZmq.zmq_setsockopt(theirSocket.Handle, (int)option, &set, sizeof(int)));
+        int theirError = Errno.OfNative(LibZmq.zmq_setsockopt(theirSocket.Handle, (int)option, &set, sizeof(int)));
         int theirs;
         nuint size = sizeof(int);
         Assert.Equal(0, LibZmq.zmq_getsockopt(theirSocket.Handle, (int)option, &theirs, &size));
 
         using var context = new Context();
         using var ourSocket = new Socket(context, type);
-        int ourError = ErrorOf(() => ourSocket.SetOption(option, value));
+        int ourError = Errno.Of(() => ourSocket.SetOption(option, value));
         int ours = ourSocket.GetOption<int>(option);
 
         Assert.Equal(theirError, ourError);
@@ -55,7 +56,7 @@ public sealed unsafe class OptionParityTests
         using var ourSocket = new Socket(context, SocketType.Rep);
 
         Assert.Equal(ZmqConstants.EINVAL, theirError);
-        Assert.Equal(theirError, ErrorOf(() => ourSocket.SetOption(SocketOption.Zap_Domain, "")));
+        Assert.Equal(theirError, Errno.Of(() => ourSocket.SetOption(SocketOption.Zap_Domain, "")));
     }
 
     [Fact]
@@ -77,10 +78,10 @@ public sealed unsafe class OptionParityTests
             nuint size = sizeof(int);
             theirs =
             [
-                NativeError(LibZmq.zmq_setsockopt(pull.Handle, LibZmq.ZMQ_LINGER, &linger, sizeof(int))),
-                NativeError(LibZmq.zmq_getsockopt(pull.Handle, LibZmq.ZMQ_LINGER, &linger, &size)),
-                NativeError(LibZmq.zmq_unbind(pull.Handle, endpoint)),
-                NativeError(LibZmq.zmq_disconnect(push.Handle, endpoint)),
+                Errno.OfNative(LibZmq.zmq_setsockopt(pull.Handle, LibZmq.ZMQ_LINGER, &linger, sizeof(int))),
+                Errno.OfNative(LibZmq.zmq_getsockopt(pull.Handle, LibZmq.ZMQ_LINGER, &linger, &size)),
+                Errno.OfNative(LibZmq.zmq_unbind(pull.Handle, endpoint)),
+                Errno.OfNative(LibZmq.zmq_disconnect(push.Handle, endpoint)),
             ];
         }
 
@@ -95,13 +96,13 @@ public sealed unsafe class OptionParityTests
             push.SetOption(SocketOption.Linger, 0);
             push.Connect(endpoint);
             context.Shutdown();
-            Assert.Equal(ZmqConstants.ETERM, ErrorOf(() => pull.Recv(new byte[1], RecvFlags.DontWait)));
+            Assert.Equal(ZmqConstants.ETERM, Errno.Of(() => pull.Recv(new byte[1], RecvFlags.DontWait)));
             ours =
             [
-                ErrorOf(() => pull.SetOption(SocketOption.Linger, 0)),
-                ErrorOf(() => pull.GetOption<int>(SocketOption.Linger)),
-                ErrorOf(() => pull.Unbind(endpoint)),
-                ErrorOf(() => push.Disconnect(endpoint)),
+                Errno.Of(() => pull.SetOption(SocketOption.Linger, 0)),
+                Errno.Of(() => pull.GetOption<int>(SocketOption.Linger)),
+                Errno.Of(() => pull.Unbind(endpoint)),
+                Errno.Of(() => push.Disconnect(endpoint)),
             ];
         }
 
@@ -109,19 +110,5 @@ public sealed unsafe class OptionParityTests
         Assert.Equal(theirs, ours);
     }
 
-    private static int NativeError(int rc) => rc == 0 ? 0 : LibZmq.zmq_errno();
-
-    private static int ErrorOf(Action call)
-    {
-        try
-        {
-            call();
-            return 0;
-        }
-        catch (ZmqException e)
-        {
-            return e.ErrorNumber;
-        }
-    }
 }
 #endif

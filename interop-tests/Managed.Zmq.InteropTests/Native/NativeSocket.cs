@@ -171,6 +171,39 @@ internal sealed unsafe class NativeSocket : IEnd
         return frame ?? throw new NativeZmqException("zmq_msg_recv", errno);
     }
 
+    /// <summary>
+    /// On a ROUTER: receives [routing id, body] and reads the body's <paramref name="properties"/> with zmq_msg_gets
+    /// (null for one the message does not have).
+    /// </summary>
+    public (string Body, Dictionary<string, string?> Properties) RecvRoutedWithProperties(params string[] properties)
+    {
+        Recv(out bool more);
+        if (!more)
+            throw new InvalidOperationException("a ROUTER delivers the routing id frame first");
+        LibZmq.ZmqMsg msg;
+        if (LibZmq.zmq_msg_init(&msg) != 0)
+            throw new NativeZmqException("zmq_msg_init", LibZmq.zmq_errno());
+        try
+        {
+            // The body is already queued: ROUTER hands whole messages over.
+            if (LibZmq.zmq_msg_recv(&msg, Handle, 0) < 0)
+                throw new NativeZmqException("zmq_msg_recv", LibZmq.zmq_errno());
+            string body = Encoding.UTF8.GetString(new ReadOnlySpan<byte>(LibZmq.zmq_msg_data(&msg), (int)LibZmq.zmq_msg_size(&msg)));
+            var values = new Dictionary<string, string?>();
+            foreach (var name in properties)
+            {
+                byte* value = LibZmq.zmq_msg_gets(&msg, name);
+                values[name] = value is null ? null : System.Runtime.InteropServices.Marshal.PtrToStringUTF8((nint)value);
+            }
+
+            return (body, values);
+        }
+        finally
+        {
+            LibZmq.zmq_msg_close(&msg);
+        }
+    }
+
     public byte[][] RecvMessage()
     {
         var frames = new List<byte[]> { Recv(out var more) };

@@ -1,5 +1,4 @@
 #if !INTEROP_WITHOUT_CORE
-using System.Runtime.InteropServices;
 using Managed.Zmq.InteropTests.Infrastructure;
 using Managed.Zmq.InteropTests.Native;
 
@@ -95,30 +94,10 @@ public sealed class MetadataInteropTests
     }
 
     /// <summary>Receives ROUTER's [id, body] and reads the body's properties with zmq_msg_gets.</summary>
-    private static unsafe Seen ReadNative(NativeSocket router)
+    private static Seen ReadNative(NativeSocket router)
     {
-        router.Recv(out bool more);
-        Assert.True(more, "ROUTER delivers the routing id frame first");
-        LibZmq.ZmqMsg msg;
-        Assert.Equal(0, LibZmq.zmq_msg_init(&msg));
-        try
-        {
-            // The body is already queued: ROUTER hands whole messages over.
-            Assert.True(LibZmq.zmq_msg_recv(&msg, router.Handle, 0) >= 0, "zmq_msg_recv");
-            string body = System.Text.Encoding.UTF8.GetString(new ReadOnlySpan<byte>(LibZmq.zmq_msg_data(&msg), (int)LibZmq.zmq_msg_size(&msg)));
-            var values = new Dictionary<string, string?>();
-            foreach (var name in new[] { "Socket-Type", "Identity", "Peer-Address", "User-Id", "X-App" })
-            {
-                byte* value = LibZmq.zmq_msg_gets(&msg, name);
-                values[name] = value is null ? null : Marshal.PtrToStringUTF8((nint)value);
-            }
-
-            return new Seen(body, values);
-        }
-        finally
-        {
-            LibZmq.zmq_msg_close(&msg);
-        }
+        var (body, values) = router.RecvRoutedWithProperties("Socket-Type", "Identity", "Peer-Address", "User-Id", "X-App");
+        return new Seen(body, values);
     }
 
     private sealed record Seen(string Body, Dictionary<string, string?> Values)
