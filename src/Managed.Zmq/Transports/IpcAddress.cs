@@ -19,10 +19,11 @@ internal sealed class IpcAddress : TransportAddress
     public bool IsAbstract => Path.StartsWith('@');
 
     /// <summary>
-    /// sizeof(sockaddr_un.sun_path) on Linux: a path, with its terminating NUL, fits in this many octets. libzmq refuses
-    /// a longer one with ENAMETOOLONG, at Bind and at Connect; an abstract name's '@' counts as the NUL it becomes.
+    /// sizeof(sockaddr_un.sun_path): a path, with its terminating NUL, fits in this many octets (108 on Linux and
+    /// Windows, 104 on macOS and the BSDs). libzmq refuses a longer one with ENAMETOOLONG, at Bind and at Connect; an
+    /// abstract name's '@' counts as the NUL it becomes.
     /// </summary>
-    private const int SunPathLength = 108;
+    private static readonly int SunPathLength = OperatingSystem.IsLinux() || OperatingSystem.IsWindows() ? 108 : 104;
 
     /// <summary>Parses the part after <c>ipc://</c>; returns 0, EINVAL (empty, or <c>@</c> alone) or ENAMETOOLONG.</summary>
     public static int TryParse(string original, string rest, bool forBind, out IpcAddress? address)

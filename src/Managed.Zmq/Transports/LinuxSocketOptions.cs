@@ -21,6 +21,12 @@ internal static class LinuxSocketOptions
     /// <summary>SO_BINDTODEVICE (Bindtodevice).</summary>
     public const int SoBindToDevice = 25;
 
+    /// <summary>IPPROTO_IP.</summary>
+    public const int IpProtoIp = 0;
+
+    /// <summary>IP_TOS, set raw on an IPv6 socket (the managed option is for IPv4 sockets).</summary>
+    public const int IpTos = 1;
+
     /// <summary>IPPROTO_TCP.</summary>
     public const int IpProtoTcp = 6;
 

@@ -64,20 +64,25 @@ internal static class SocketTuning
         }
     }
 
-    /// <summary>Tos: IP_TOS, and libzmq sets the IPv6 traffic class as well (IPV6_TCLASS).</summary>
+    /// <summary>
+    /// Tos: IP_TOS, and on an IPv6 socket the traffic class (IPV6_TCLASS) as well, as libzmq sets both there: a
+    /// dual-stack socket's IPv4 peers take the first.
+    /// </summary>
     private static void ApplyTypeOfService(System.Net.Sockets.Socket socket, SocketOptions options)
     {
-        TrySet(() =>
+        if (options.TypeOfService <= 0)
         {
-            if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetwork)
-            {
-                socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, options.TypeOfService);
-            }
-        });
+            return;
+        }
 
-        if (options.TypeOfService > 0 && socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
+        int tos = options.TypeOfService;
+        if (socket.AddressFamily == AddressFamily.InterNetwork)
         {
-            int tos = options.TypeOfService;
+            TrySet(() => socket.SetSocketOption(SocketOptionLevel.IP, SocketOptionName.TypeOfService, tos));
+        }
+        else if (socket.AddressFamily == AddressFamily.InterNetworkV6 && OperatingSystem.IsLinux())
+        {
+            TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoIp, LinuxSocketOptions.IpTos, BitConverter.GetBytes(tos)));
             TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoIpv6, LinuxSocketOptions.Ipv6TrafficClass, BitConverter.GetBytes(tos)));
         }
     }

@@ -36,10 +36,11 @@ internal sealed class TcpAddress : TransportAddress
             return ZmqConstants.EINVAL;
         }
 
-        // A connect's source address: tcp://source;host:port, split at the last ';' as libzmq splits it.
+        // A source address: tcp://source;host:port, split at the last ';' as libzmq splits it. A bind parses it as
+        // libzmq does (the same refusals) and, as libzmq, listens on the rest alone.
         TcpSourceAddress? source = null;
         int semicolon = rest.LastIndexOf(';');
-        if (!forBind && semicolon >= 0)
+        if (semicolon >= 0)
         {
             int sourceError = TcpSourceAddress.TryParse(rest[..semicolon], ipv6, out source);
             if (sourceError != 0)
@@ -48,6 +49,10 @@ internal sealed class TcpAddress : TransportAddress
             }
 
             rest = rest[(semicolon + 1)..];
+            if (forBind)
+            {
+                source = null;
+            }
         }
 
         int split = HostPortText.TrySplit(rest, forBind, out string host, out int port);
@@ -146,9 +151,13 @@ internal sealed class TcpAddress : TransportAddress
         return true;
     }
 
-    /// <summary>The first address of the network interface named <paramref name="name"/> (IPv4, or IPv6 too with <paramref name="ipv6"/>); null when there is none.</summary>
+    /// <summary>
+    /// The first address of the network interface named <paramref name="name"/>, of one family as libzmq takes it:
+    /// IPv6 with <paramref name="ipv6"/> (Ipv6 set), else IPv4; null when the interface has none.
+    /// </summary>
     public static IPAddress? FindInterfaceAddress(string name, bool ipv6)
     {
+        var family = ipv6 ? AddressFamily.InterNetworkV6 : AddressFamily.InterNetwork;
         foreach (var nic in NetworkInterface.GetAllNetworkInterfaces())
         {
             if (nic.Name != name)
@@ -158,8 +167,7 @@ internal sealed class TcpAddress : TransportAddress
 
             foreach (var unicast in nic.GetIPProperties().UnicastAddresses)
             {
-                if (unicast.Address.AddressFamily == AddressFamily.InterNetwork
-                    || (ipv6 && unicast.Address.AddressFamily == AddressFamily.InterNetworkV6))
+                if (unicast.Address.AddressFamily == family)
                 {
                     return unicast.Address;
                 }

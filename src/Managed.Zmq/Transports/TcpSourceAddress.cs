@@ -5,9 +5,9 @@ namespace Managed.Zmq.Transports;
 
 /// <summary>
 /// The source of a tcp:// connect, <c>tcp://source;host:port</c>: the local address and port the connection is made
-/// from. As libzmq takes it: an IP literal, <c>*</c> or a network interface's name (never a host name to look up),
-/// then a port, with <c>*</c> or 0 for an ephemeral one. An interface is looked up at each attempt, as libzmq looks
-/// it up when it opens the connection's socket.
+/// from. As libzmq takes it: an IP literal or a network interface's name (never a host name to look up; "any" only
+/// as <c>[*]</c>, since a connect's text may not start with '*'), then a port, with <c>*</c> or 0 for an ephemeral
+/// one. An interface is looked up at each attempt, as libzmq looks it up when it opens the connection's socket.
 /// </summary>
 internal sealed class TcpSourceAddress
 {

@@ -306,10 +306,13 @@ public sealed class IpcTransportTests : TransportSockets
         }
     }
 
-    /// <summary>A unique path (or abstract name, '@' included) of exactly <paramref name="octets"/> octets.</summary>
+    /// <summary>
+    /// A unique path under /tmp (or abstract name, '@' included) of exactly <paramref name="octets"/> octets; not under
+    /// the temporary directory, which may be too long to leave room.
+    /// </summary>
     private static string PathOfOctets(int octets, bool isAbstract)
     {
-        string start = isAbstract ? "@" + Path.GetFileName(TestEndpoint.IpcPath("long")) : TestEndpoint.IpcPath("long");
+        string start = (isAbstract ? "@" : "/tmp/") + Path.GetFileName(TestEndpoint.IpcPath("long"));
         return start + "-" + new string('x', octets - start.Length - 1);
     }
 }

@@ -5,8 +5,9 @@ namespace Managed.Zmq.Tests.Transports;
 
 /// <summary>
 /// A tcp connect's source address, <c>tcp://source;host:port</c> (libzmq's zmq_tcp): the connection comes from the
-/// address, port or interface named, an interface without an address fails the attempt and is retried, and a source
-/// that can never bind is refused at Connect.
+/// address, port or interface named (an interface's IPv6 address with Ipv6, as libzmq picks it), an unknown interface
+/// fails the attempt and is retried, a source that can never bind is refused at Connect, and a bind ignores a source
+/// as libzmq's does.
 /// </summary>
 public sealed class TcpSourceAddressTests : TransportSockets
 {
@@ -15,6 +16,8 @@ public sealed class TcpSourceAddressTests : TransportSockets
     [InlineData("127.0.0.3:*", "127.0.0.3", false)]
     [InlineData("lo:0", "127.0.0.1", false)]
     [InlineData("[::1]:0", "::1", true)]
+    [InlineData("lo:0", "::1", true)]
+    [InlineData("[*]:0", "127.0.0.1", false)]
     public void Connect_SourceAddress_ConnectionComesFromIt(string source, string expectedPeer, bool ipv6)
     {
         var router = Create(SocketType.Router);
@@ -49,7 +52,7 @@ public sealed class TcpSourceAddressTests : TransportSockets
     }
 
     [Fact]
-    public void Connect_SourceInterfaceWithoutAddress_AttemptsFailAndAreRetried()
+    public void Connect_SourceInterfaceUnknown_AttemptsFailAndAreRetried()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -79,6 +82,17 @@ public sealed class TcpSourceAddressTests : TransportSockets
         var dealer = Create(SocketType.Dealer);
 
         AssertZmqError(ZmqConstants.EINVAL, () => dealer.Connect(endpoint));
+    }
+
+    [Fact]
+    public void Bind_WithSource_ListensOnTheTargetAlone()
+    {
+        var router = Create(SocketType.Router);
+
+        router.Bind("tcp://127.0.0.2:0;127.0.0.1:*");
+
+        Assert.StartsWith("tcp://127.0.0.1:", router.GetOptionString(SocketOption.Last_Endpoint));
+        AssertZmqError(ZmqConstants.EINVAL, () => Create(SocketType.Router).Bind("tcp://127.0.0.2;127.0.0.1:*"));
     }
 
     /// <summary>A port nothing listens on at <paramref name="address"/> now (its socket is closed again).</summary>

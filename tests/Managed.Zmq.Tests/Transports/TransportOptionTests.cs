@@ -177,6 +177,29 @@ public sealed class TransportOptionTests : TransportSockets
     }
 
     [Fact]
+    public void Tos_DualStackListener_AcceptedIpv4PeerCarriesIpTos()
+    {
+        Assert.True(OperatingSystem.IsLinux(), "IP_TOS is read back with Linux's numbers; this suite runs on Linux");
+        var pull = Create(SocketType.Pull);
+        pull.SetOption(SocketOption.Ipv6, 1);
+        pull.SetOption(SocketOption.Tos, 0x28);
+        var accepted = WatchFor(pull, SocketMonitorEvent.Accepted, "tos-dual-accepted");
+        pull.Bind("tcp://*:*");
+        string port = pull.GetOptionString(SocketOption.Last_Endpoint).Split(':')[^1];
+        var push = Create(SocketType.Push);
+
+        push.Connect("tcp://127.0.0.1:" + port);
+        push.Send("x");
+        Assert.Equal("x", pull.RecvString());
+
+        // An IPv6 socket's IPv4 peers take IP_TOS, not the traffic class: libzmq sets both on IPv6 sockets.
+        using var view = new System.Net.Sockets.Socket(new SafeSocketHandle(SocketMonitorEventData.Parse(accepted.RecvBytes(), accepted.RecvString()).Value, ownsHandle: false));
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        Assert.Equal(sizeof(int), view.GetRawSocketOption(0, 1, value));
+        Assert.Equal(0x28, BinaryPrimitives.ReadInt32LittleEndian(value));
+    }
+
+    [Fact]
     public void UseFd_CallersListeningSocket_AcceptsOnItAndReportsItsEndpoint()
     {
         using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);

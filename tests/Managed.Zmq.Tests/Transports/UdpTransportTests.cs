@@ -162,6 +162,16 @@ public sealed class UdpTransportTests : IDisposable
     }
 
     [Fact]
+    public void Bind_EmptyHost_EnodevAsLibzmq()
+    {
+        var dish = Create(SocketType.Dish);
+
+        var ex = Assert.Throws<ZmqException>(() => dish.Bind("udp://:5555"));
+
+        Assert.Equal(ZmqConstants.ENODEV, ex.ErrorNumber);
+    }
+
+    [Fact]
     public void Unbind_Dish_StopsReceiving()
     {
         var (radio, dish) = Link("udp://127.0.0.1:*");

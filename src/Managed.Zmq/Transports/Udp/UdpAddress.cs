@@ -82,9 +82,9 @@ internal sealed class UdpAddress
         }
 
         int split = HostPortText.TrySplit(name, forBind, out string host, out int port);
-        if (split != 0 || host.Length == 0)
+        if (split != 0)
         {
-            return split != 0 ? split : ZmqConstants.EINVAL;
+            return split;
         }
 
         IPAddress? target = ResolveHost(host, forBind, ipv6, out int error);
@@ -142,6 +142,8 @@ internal sealed class UdpAddress
         error = ZmqConstants.EINVAL;
         if (host.Length == 0)
         {
+            // libzmq looks an empty host up as an interface to bind, which none is named.
+            error = forBind ? ZmqConstants.ENODEV : ZmqConstants.EINVAL;
             return null;
         }
 

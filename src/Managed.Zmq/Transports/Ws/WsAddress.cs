@@ -54,7 +54,7 @@ internal sealed class WsAddress : TransportAddress
 
         if (tcp!.Source is not null)
         {
-            // libzmq's ws:// has no source address (it would look "source;host" up as a host name, for ever).
+            // libzmq's ws:// has no source address: it refuses "source;host" when Connect resolves it.
             return ZmqConstants.EINVAL;
         }
 
