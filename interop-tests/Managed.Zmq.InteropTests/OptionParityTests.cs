@@ -44,6 +44,30 @@ public sealed unsafe class OptionParityTests
         Assert.Equal(theirs, ours);
     }
 
+    /// <summary>
+    /// libzmq's REP is built on its ROUTER and takes the ROUTER's options; ours refuses them on a REP with EINVAL
+    /// (docs/limitations.md). This pins that difference, so a change to either side shows.
+    /// </summary>
+    [Theory]
+    [InlineData(SocketOption.Router_Mandatory)]
+    [InlineData(SocketOption.Router_Raw)]
+    [InlineData(SocketOption.Probe_Router)]
+    [InlineData(SocketOption.Router_Handover)]
+    public void SetOption_RouterOptionOnRep_LibzmqTakesItOursRefuses(SocketOption option)
+    {
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(SocketType.Rep);
+        int one = 1;
+        int theirError = Errno.OfNative(LibZmq.zmq_setsockopt(theirSocket.Handle, (int)option, &one, sizeof(int)));
+        using var context = new Context();
+        using var ourSocket = new Socket(context, SocketType.Rep);
+
+        int ourError = Errno.Of(() => ourSocket.SetOption(option, 1));
+
+        Assert.Equal(0, theirError);
+        Assert.Equal(ZmqConstants.EINVAL, ourError);
+    }
+
     [Fact]
     public void SetOption_ZapDomainEmpty_RefusedAsLibzmq()
     {
