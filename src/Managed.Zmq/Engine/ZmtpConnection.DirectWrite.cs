@@ -152,8 +152,7 @@ internal sealed partial class ZmtpConnection
     {
         var payload = pipe.PeekPayload();
         Span<byte> headerBytes = stackalloc byte[FrameHeadroom.Size];
-        batch[..envelope].CopyTo(headerBytes);
-        int queued = QueuedFrame.CopyWireHeader(batch[envelope..], headerBytes[envelope..], out var header);
+        int queued = CopyEnvelopeAndHeader(batch, envelope, headerBytes, out var header) - envelope;
         int sent;
         int length;
         if (payload.HasHeadroom)

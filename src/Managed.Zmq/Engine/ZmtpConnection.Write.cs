@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Managed.Zmq.Wire;
 using Managed.Zmq.Buffers;
@@ -152,13 +153,12 @@ internal sealed partial class ZmtpConnection
     {
         var payload = pipe.PeekPayload();
         var headerBytes = _headerScratch;
-        batch.Span[..envelope].CopyTo(headerBytes);
-        int queued = envelope + QueuedFrame.CopyWireHeader(batch.Span[envelope..], headerBytes.AsSpan(envelope), out var header);
+        int queued = CopyEnvelopeAndHeader(batch.Span, envelope, headerBytes, out var header);
 
         // Less what a direct write sent already (never under CURVE).
         int sentAlready = _directSentExternal;
         _directSentExternal = 0;
-        System.Diagnostics.Debug.Assert(envelope == 0 || (payload.HasHeadroom && _cipher is null && sentAlready == 0), "An envelope goes in a headroom only, ahead of anything sent.");
+        Debug.Assert(envelope == 0 || (payload.HasHeadroom && _cipher is null && sentAlready == 0), "An envelope goes in a headroom only, ahead of anything sent.");
         if (_cipher is null && payload.HasHeadroom)
         {
             // The library's own buffer: the header goes in front of the body and both leave in one send.
@@ -345,6 +345,17 @@ internal sealed partial class ZmtpConnection
         }
 
         return true;
+    }
+
+    /// <summary>
+    /// Copies the <paramref name="envelope"/> bytes at the head of <paramref name="batch"/> (<see cref="FitsInHeadroom"/>),
+    /// then the large frame's header after them with its queue marker cleared, to <paramref name="destination"/>;
+    /// returns the length of both.
+    /// </summary>
+    private static int CopyEnvelopeAndHeader(ReadOnlySpan<byte> batch, int envelope, Span<byte> destination, out ZmtpFrameHeader header)
+    {
+        batch[..envelope].CopyTo(destination);
+        return envelope + QueuedFrame.CopyWireHeader(batch[envelope..], destination[envelope..], out header);
     }
 
     /// <summary>Offset of the first command frame in <paramref name="frames"/>, or -1.</summary>
