@@ -15,6 +15,9 @@ internal sealed partial class ZmtpConnection
     /// <summary>CURVE: where encrypted frames are assembled before a send.</summary>
     private byte[]? _cipherOut;
 
+    /// <summary>The transport is corked (<see cref="Transports.IByteTransport.SetCorked"/>): set before a large frame that more bytes follow, cleared when the queue is empty.</summary>
+    private bool _corked;
+
     /// <summary>True until the remains of a message cut by a previous connection are dropped.</summary>
     private bool _skipPartialMessage;
 
@@ -57,6 +60,12 @@ internal sealed partial class ZmtpConnection
                 var batch = outbound.PeekMemory();
                 if (batch.IsEmpty)
                 {
+                    if (_corked)
+                    {
+                        // Nothing follows: what the kernel holds goes now, before the loop waits.
+                        _corked = _transport.SetCorked(false);
+                    }
+
                     if (!await AwaitOutboundAsync(pipe).ConfigureAwait(true))
                     {
                         return;
@@ -154,6 +163,11 @@ internal sealed partial class ZmtpConnection
         var payload = pipe.PeekPayload();
         var headerBytes = _headerScratch;
         int queued = CopyEnvelopeAndHeader(batch.Span, envelope, headerBytes, out var header);
+        if (!_corked && batch.Length > queued)
+        {
+            // More follows this frame: its last partial segment waits to be filled by the next bytes.
+            _corked = _transport.SetCorked(true);
+        }
 
         // Less what a direct write sent already (never under CURVE).
         int sentAlready = _directSentExternal;

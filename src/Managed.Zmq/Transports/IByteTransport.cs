@@ -19,6 +19,14 @@ internal interface IByteTransport : IDisposable
     ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
     /// <summary>
+    /// The write loop only: with <paramref name="corked"/> the kernel sends full segments alone and holds a partial
+    /// one until the bytes that follow fill it; without, it sends what it holds at once. The loop corks while large
+    /// frames follow one another, so that each frame's last few bytes do not go as a segment of their own, and
+    /// uncorks before it waits for more. True when the transport is now corked; false where it has no segments.
+    /// </summary>
+    bool SetCorked(bool corked) => false;
+
+    /// <summary>
     /// Sends what the kernel takes of <paramref name="data"/> at once, without waiting, from any
     /// thread, while the write loop is parked: the bytes sent, 0 when the kernel would block, -1
     /// on an error (the write loop meets it again and ends the connection) or where not supported.

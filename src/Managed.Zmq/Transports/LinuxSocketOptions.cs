@@ -30,6 +30,9 @@ internal static class LinuxSocketOptions
     /// <summary>IPPROTO_TCP.</summary>
     public const int IpProtoTcp = 6;
 
+    /// <summary>TCP_CORK: while set, the kernel sends full segments only and holds a partial one for the bytes that follow.</summary>
+    public const int TcpCork = 3;
+
     /// <summary>TCP_USER_TIMEOUT (Tcp_Maxrt).</summary>
     public const int TcpUserTimeout = 18;
 

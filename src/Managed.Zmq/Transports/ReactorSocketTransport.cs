@@ -37,6 +37,7 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
         _socket.Blocking = false;
         PeerAddress = peerAddress;
         Handle = (int)socket.Handle;
+        _corkable = IsCorkable(socket);
     }
 
     public string PeerAddress { get; }

@@ -15,6 +15,12 @@ internal sealed class ConnectionSends(string endpoint) : EndpointConnections(end
     /// <summary>Send system calls made so far by the connections of the endpoint.</summary>
     public long Calls => _connections.Sum(connection => Transport(connection).SendCalls);
 
+    /// <summary>Times the endpoint's connections set or cleared TCP_CORK so far.</summary>
+    public long CorkChanges => _connections.Sum(connection => Transport(connection).CorkChanges);
+
+    /// <summary>The OS socket handles of the endpoint's connections, for a test to read their kernel options.</summary>
+    public IEnumerable<int> Handles => _connections.Select(connection => Transport(connection).Handle);
+
     /// <summary>Limits every direct write of the endpoint's connections to <paramref name="bytes"/> (int.MaxValue: none).</summary>
     public void LimitDirectWrites(int bytes)
     {

@@ -1,0 +1,92 @@
+using System.Net.Sockets;
+using Managed.Zmq.Tests.Support;
+
+namespace Managed.Zmq.Tests.Engine;
+
+/// <summary>
+/// The write loop corks a TCP connection (TCP_CORK) while large frames wait behind the one it sends, so that a frame's
+/// last partial segment is filled by the next frame instead of leaving on its own, and uncorks as soon as its queue is
+/// empty, so that nothing is held once there is nothing more to send. Counts and kernel state, never times.
+/// </summary>
+public sealed class LargeFrameCorkTests : TransportSockets
+{
+    private const int Large = 64 * 1024;
+
+    /// <summary>Kernel buffers small enough that a few large messages fill them, so the rest wait in the write loop's queue.</summary>
+    private const int SmallBuffer = 64 * 1024;
+
+    private const int IpProtoTcp = 6;
+
+    private const int TcpCork = 3;
+
+    [Theory]
+    [TransportCases(Transport.Tcp, Transport.Ipc)]
+    public void Send_LargeMessagesQueuedBehindOneAnother_ArriveWholeAndTheConnectionEndsUncorked(Transport transport)
+    {
+        var pull = Create(SocketType.Pull);
+        var push = Create(SocketType.Push);
+        pull.SetOption(SocketOption.Rcvbuf, SmallBuffer);
+        pull.SetOption(SocketOption.Rcvhwm, 1);
+        push.SetOption(SocketOption.Sndbuf, SmallBuffer);
+        string endpoint = TestEndpoint.Bind(pull, transport);
+        using var sends = new ConnectionSends(endpoint);
+        push.Connect(endpoint);
+        push.Send("warm");
+        Assert.Equal("warm", pull.RecvString());
+
+        // Nobody receives until all are sent, and the PULL's own queue takes one message: the kernel's buffers fill and
+        // the rest wait in the PUSH's queue behind the write loop's send.
+        const int messages = 16;
+        for (int i = 0; i < messages; i++)
+        {
+            push.Send(Bytes.Pattern(Large + i, i));
+        }
+
+        for (int i = 0; i < messages; i++)
+        {
+            Assert.Equal(Bytes.Pattern(Large + i, i), pull.RecvBytes());
+        }
+
+        if (transport == Transport.Tcp)
+        {
+            // Corked while they flowed, uncorked before the last frame's end could leave: the kernel holds no partial
+            // segment once the queue is empty (its own flush of a held segment would come without clearing the option).
+            Assert.True(sends.CorkChanges >= 2, $"cork changes: {sends.CorkChanges}");
+            Assert.All(sends.Handles, handle => Assert.Equal(0, ReadCork(handle)));
+        }
+        else
+        {
+            Assert.Equal(0, sends.CorkChanges);
+        }
+    }
+
+    /// <summary>A large request or reply with nothing behind it leaves at once, as before: nothing to cork.</summary>
+    [Fact]
+    public void Send_LargeRequestsAndReplies_NeverCorked()
+    {
+        var rep = Create(SocketType.Rep);
+        var req = Create(SocketType.Req);
+        string endpoint = TestEndpoint.Bind(rep, Transport.Tcp);
+        using var sends = new ConnectionSends(endpoint);
+        req.Connect(endpoint);
+        for (int i = 0; i < 10; i++)
+        {
+            byte[] request = Bytes.Pattern(Large + i, i);
+            req.Send(request);
+            Assert.Equal(request, rep.RecvBytes());
+            rep.Send(request);
+            Assert.Equal(request, req.RecvBytes());
+        }
+
+        Assert.Equal(2, sends.Count);
+        Assert.Equal(0, sends.CorkChanges);
+    }
+
+    private static int ReadCork(int handle)
+    {
+        using var view = new System.Net.Sockets.Socket(new SafeSocketHandle(handle, ownsHandle: false));
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        Assert.Equal(sizeof(int), view.GetRawSocketOption(IpProtoTcp, TcpCork, value));
+        return BitConverter.ToInt32(value);
+    }
+}
