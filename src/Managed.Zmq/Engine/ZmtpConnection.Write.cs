@@ -15,7 +15,10 @@ internal sealed partial class ZmtpConnection
     /// <summary>CURVE: where encrypted frames are assembled before a send.</summary>
     private byte[]? _cipherOut;
 
-    /// <summary>The transport is corked (<see cref="Transports.IByteTransport.SetCorked"/>): set before a large frame that more bytes follow, cleared when the queue is empty.</summary>
+    /// <summary>
+    /// The transport is corked (<see cref="Transports.IByteTransport.SetCorked"/>): set before a large frame that more
+    /// bytes follow, cleared before the loop waits and before anything but a large frame or the small frames ahead of one.
+    /// </summary>
     private bool _corked;
 
     /// <summary>True until the remains of a message cut by a previous connection are dropped.</summary>
@@ -52,6 +55,7 @@ internal sealed partial class ZmtpConnection
                     _control = _controlSpare ?? new byte[sending.Length];
                     _controlSpare = null;
                     _controlLength = 0;
+                    Uncork();
                     await SendFramesAsync(sending.AsMemory(0, length)).ConfigureAwait(true);
                     _controlSpare = sending;
                     continue;
@@ -60,12 +64,8 @@ internal sealed partial class ZmtpConnection
                 var batch = outbound.PeekMemory();
                 if (batch.IsEmpty)
                 {
-                    if (_corked)
-                    {
-                        // Nothing follows: what the kernel holds goes now, before the loop waits.
-                        _corked = _transport.SetCorked(false);
-                    }
-
+                    // Nothing follows: what the kernel holds goes now, before the loop waits.
+                    Uncork();
                     if (!await AwaitOutboundAsync(pipe).ConfigureAwait(true))
                     {
                         return;
@@ -96,6 +96,7 @@ internal sealed partial class ZmtpConnection
                     int command = FindCommand(batch.Span);
                     if (command == 0)
                     {
+                        Uncork();
                         await SendDowngradedCommandAsync(outbound, batch).ConfigureAwait(true);
                         continue;
                     }
@@ -126,6 +127,11 @@ internal sealed partial class ZmtpConnection
                 {
                     // Send what precedes the large payload first; it goes out next turn.
                     batch = batch[..external];
+                }
+                else
+                {
+                    // Small frames with no large frame behind them may be all there is for a while: they go at once.
+                    Uncork();
                 }
 
                 if (_directSentPrefix > 0)
@@ -198,6 +204,18 @@ internal sealed partial class ZmtpConnection
 
         pipe.TakePayload().Release();
         CompleteExternalWrite(pipe, queued, header.More);
+    }
+
+    /// <summary>
+    /// Clears TCP_CORK if the loop set it: before it waits, and before anything that is not a large frame with more
+    /// behind it (small frames with no large frame after them, a command), which must not wait for a segment to fill.
+    /// </summary>
+    private void Uncork()
+    {
+        if (_corked)
+        {
+            _corked = _transport.SetCorked(false);
+        }
     }
 
     /// <summary>

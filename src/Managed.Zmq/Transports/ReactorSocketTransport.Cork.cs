@@ -22,6 +22,9 @@ internal sealed partial class ReactorSocketTransport
     /// <summary>Times TCP_CORK was set or cleared so far (a test's measure, as <see cref="SendCalls"/> is).</summary>
     internal int CorkChanges { get; private set; }
 
+    /// <summary>Bytes the write loop's sends gave the kernel while it was corked (a test's measure; write loop only).</summary>
+    internal long CorkedBytes { get; private set; }
+
     /// <summary>Whether <paramref name="socket"/> can be corked: TCP over IPv4 or IPv6, on Linux.</summary>
     private static bool IsCorkable(System.Net.Sockets.Socket socket)
         => OperatingSystem.IsLinux() && socket.SocketType == System.Net.Sockets.SocketType.Stream
@@ -42,7 +45,8 @@ internal sealed partial class ReactorSocketTransport
         }
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
         {
-            // A connection being torn down: its bytes are lost anyway, and nothing here is worth trying again.
+            // A connection being torn down: its bytes are lost anyway, and nothing here is worth trying again. A failed
+            // uncork leaves _corked set: the socket is closing, and its close sends what the kernel held.
             _corkable = false;
         }
 

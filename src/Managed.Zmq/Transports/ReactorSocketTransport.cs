@@ -189,6 +189,11 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
                 return error;
             }
 
+            if (_corked)
+            {
+                CorkedBytes += sent;
+            }
+
             data = data[sent..];
         }
 

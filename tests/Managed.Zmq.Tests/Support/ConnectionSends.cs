@@ -18,6 +18,9 @@ internal sealed class ConnectionSends(string endpoint) : EndpointConnections(end
     /// <summary>Times the endpoint's connections set or cleared TCP_CORK so far.</summary>
     public long CorkChanges => _connections.Sum(connection => Transport(connection).CorkChanges);
 
+    /// <summary>Bytes the endpoint's connections' write loops sent while corked.</summary>
+    public long CorkedBytes => _connections.Sum(connection => Transport(connection).CorkedBytes);
+
     /// <summary>The OS socket handles of the endpoint's connections, for a test to read their kernel options.</summary>
     public IEnumerable<int> Handles => _connections.Select(connection => Transport(connection).Handle);
 
