@@ -92,6 +92,20 @@ public sealed class HeartbeatInterleavingTests
         Transfer.Stream(link.Theirs, link.Ours, LargeMessages, LargeOrSmall);
     });
 
+    /// <summary>
+    /// A stream of large messages to libzmq over tcp: our write loop corks the connection while large frames queue
+    /// (docs/ARCHITECTURE.md, section 3), so segments no longer end where messages do, and our PONGs and the small
+    /// messages uncork it. libzmq gets every message whole, pinging every millisecond meanwhile.
+    /// </summary>
+    [Theory]
+    [InlineData(Topology.ManagedBinds)]
+    [InlineData(Topology.NativeBinds)]
+    public Task Heartbeat_LibzmqPingsEveryMsDuringOurCorkedLargeStream_EveryMessageWhole(Topology topology) => Deadline.Run(() =>
+    {
+        using var link = new Link(topology, SocketType.Push, SocketType.Pull, configureOurs: null, configureTheirs: FastHeartbeats, Transport.Tcp);
+        Transfer.Stream(link.Ours, link.Theirs, LargeMessages, LargeOrSmall);
+    });
+
     /// <summary>Large replies from libzmq, every one read on our REQ's read turn while libzmq pings every millisecond.</summary>
     [Theory]
     [InlineData(Topology.ManagedBinds, Transport.Tcp)]
