@@ -23,19 +23,9 @@ public sealed class LargeFrameCorkTests : TransportSockets
     [TransportCases(Transport.Tcp, Transport.Ipc)]
     public void Send_LargeMessagesQueuedBehindOneAnother_ArriveWholeAndTheConnectionEndsUncorked(Transport transport)
     {
-        var pull = Create(SocketType.Pull);
-        var push = Create(SocketType.Push);
-        pull.SetOption(SocketOption.Rcvbuf, SmallBuffer);
-        pull.SetOption(SocketOption.Rcvhwm, 1);
-        push.SetOption(SocketOption.Sndbuf, SmallBuffer);
-        string endpoint = TestEndpoint.Bind(pull, transport);
-        using var sends = new ConnectionSends(endpoint);
-        push.Connect(endpoint);
-        push.Send("warm");
-        Assert.Equal("warm", pull.RecvString());
+        using var sends = ConnectSlowPair(transport, out var push, out var pull);
 
-        // Nobody receives until all are sent, and the PULL's own queue takes one message: the kernel's buffers fill and
-        // the rest wait in the PUSH's queue behind the write loop's send.
+        // Nobody receives until all are sent: the kernel's buffers fill and the rest wait behind the write loop's send.
         const int messages = 16;
         for (int i = 0; i < messages; i++)
         {
@@ -68,17 +58,7 @@ public sealed class LargeFrameCorkTests : TransportSockets
     [Fact]
     public void Send_SmallMessagesBehindLargeOnes_SentUncorked()
     {
-        var pull = Create(SocketType.Pull);
-        var push = Create(SocketType.Push);
-        pull.SetOption(SocketOption.Rcvbuf, SmallBuffer);
-        pull.SetOption(SocketOption.Rcvhwm, 1);
-        push.SetOption(SocketOption.Sndbuf, SmallBuffer);
-        push.SetOption(SocketOption.Sndhwm, 4000);
-        string endpoint = TestEndpoint.Bind(pull, Transport.Tcp);
-        using var sends = new ConnectionSends(endpoint);
-        push.Connect(endpoint);
-        push.Send("warm");
-        Assert.Equal("warm", pull.RecvString());
+        using var sends = ConnectSlowPair(Transport.Tcp, out var push, out var pull);
 
         // More bytes of small messages than of large ones, so that the small ones sent corked could not hide in what
         // the large ones leave of the bound (those of them that went by direct write, uncorked).
@@ -131,6 +111,26 @@ public sealed class LargeFrameCorkTests : TransportSockets
 
         Assert.Equal(2, sends.Count);
         Assert.Equal(0, sends.CorkChanges);
+    }
+
+    /// <summary>
+    /// A connected PUSH and PULL whose kernel buffers are small and whose PULL queues one message: whatever is sent before
+    /// the PULL receives waits mostly in the PUSH's queue. The PUSH's queue takes 4,000 messages.
+    /// </summary>
+    private ConnectionSends ConnectSlowPair(Transport transport, out Socket push, out Socket pull)
+    {
+        pull = Create(SocketType.Pull);
+        push = Create(SocketType.Push);
+        pull.SetOption(SocketOption.Rcvbuf, SmallBuffer);
+        pull.SetOption(SocketOption.Rcvhwm, 1);
+        push.SetOption(SocketOption.Sndbuf, SmallBuffer);
+        push.SetOption(SocketOption.Sndhwm, 4000);
+        string endpoint = TestEndpoint.Bind(pull, transport);
+        var sends = new ConnectionSends(endpoint);
+        push.Connect(endpoint);
+        push.Send("warm");
+        Assert.Equal("warm", pull.RecvString());
+        return sends;
     }
 
     private static int ReadCork(int handle)
