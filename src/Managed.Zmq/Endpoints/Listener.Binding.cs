@@ -55,10 +55,9 @@ internal sealed partial class Listener
                 }
             }
 
-            if (address is TcpAddress && OperatingSystem.IsLinux())
+            if (address is TcpAddress)
             {
-                // libzmq sets SO_REUSEADDR on listeners so a restarted process can rebind at once.
-                listenSocket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoReuseAddr, BitConverter.GetBytes(1));
+                SocketTuning.SetReuseAddress(listenSocket);
             }
 
             // Before listen: the connections it accepts take their buffers and TOS from it in the handshake.

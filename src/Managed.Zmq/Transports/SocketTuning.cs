@@ -58,15 +58,25 @@ internal static class SocketTuning
     public static void ApplyListening(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         ApplyBuffers(socket, options);
-        if (socket.AddressFamily != AddressFamily.Unix)
+        ApplyTypeOfService(socket, options);
+    }
+
+    /// <summary>
+    /// SO_REUSEADDR, as libzmq sets it on a listener (a restarted process rebinds at once) and on a connect's bound
+    /// source (one source port may reach several servers). Set raw: .NET's ReuseAddress also sets SO_REUSEPORT on
+    /// Linux, which would let a second socket listen on the same port instead of failing with EADDRINUSE. Linux only.
+    /// </summary>
+    public static void SetReuseAddress(System.Net.Sockets.Socket socket)
+    {
+        if (OperatingSystem.IsLinux())
         {
-            ApplyTypeOfService(socket, options);
+            socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoReuseAddr, BitConverter.GetBytes(1));
         }
     }
 
     /// <summary>
     /// Tos: IP_TOS, and on an IPv6 socket the traffic class (IPV6_TCLASS) as well, as libzmq sets both there: a
-    /// dual-stack socket's IPv4 peers take the first.
+    /// dual-stack socket's IPv4 peers take the first. Nothing on other families (ipc).
     /// </summary>
     private static void ApplyTypeOfService(System.Net.Sockets.Socket socket, SocketOptions options)
     {

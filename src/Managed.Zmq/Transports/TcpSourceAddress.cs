@@ -75,11 +75,7 @@ internal sealed class TcpSourceAddress
             socket.DualMode = true;
         }
 
-        if (OperatingSystem.IsLinux())
-        {
-            socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoReuseAddr, BitConverter.GetBytes(1));
-        }
-
+        SocketTuning.SetReuseAddress(socket);
         socket.Bind(local);
     }
 

@@ -1,4 +1,3 @@
-using System.Net.Sockets;
 using Managed.Zmq.Tests.Support;
 
 namespace Managed.Zmq.Tests.Engine;
@@ -133,11 +132,5 @@ public sealed class LargeFrameCorkTests : TransportSockets
         return sends;
     }
 
-    private static int ReadCork(int handle)
-    {
-        using var view = new System.Net.Sockets.Socket(new SafeSocketHandle(handle, ownsHandle: false));
-        Span<byte> value = stackalloc byte[sizeof(int)];
-        Assert.Equal(sizeof(int), view.GetRawSocketOption(IpProtoTcp, TcpCork, value));
-        return BitConverter.ToInt32(value);
-    }
+    private static int ReadCork(int handle) => SocketDescriptor.ReadInt32Option(handle, IpProtoTcp, TcpCork);
 }
