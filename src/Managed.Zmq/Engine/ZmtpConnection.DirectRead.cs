@@ -142,7 +142,7 @@ internal sealed partial class ZmtpConnection
         }
         finally
         {
-            if (_lentLargeFrame is not null && how != LentReturn.HandBack)
+            if (_lentLargeFrame is not null && !_largeFrameOffered && how != LentReturn.HandBack)
             {
                 // A body begun here and left unfinished goes to the loop with nothing received in between (a hand-back),
                 // whatever ended this read, a throw included: its first part is no longer in the queue.
@@ -150,7 +150,7 @@ internal sealed partial class ZmtpConnection
                 Volatile.Write(ref _handBackPending, true);
             }
 
-            _transport.ReturnLent(LendingSpace(inbound), how);
+            _transport.ReturnLent(ReturnSpace(inbound), how);
         }
     }
 

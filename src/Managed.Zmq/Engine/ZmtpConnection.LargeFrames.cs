@@ -83,14 +83,39 @@ internal sealed partial class ZmtpConnection
 
         int bodyLength = (int)header.BodyLength;
         var payload = StartLargeFrame(pipe.Inbound, header, out int received);
+
+        // While the rest waits on the peer, a Recv may take it over (ZmtpConnection.LentLargeFrames.cs): in a stream whose
+        // segments do not end where messages end, every receive of the loop's is the rest of a body, and the receiving
+        // thread would otherwise never get its turn back.
+        bool offer = _transport.LendsReceive && !_expectsGroupFrames;
+        bool owned = true;
         try
         {
             while (received < bodyLength)
             {
-                int read = await ReceiveOrAnnounceAsync(payload.WritableMemory[received..]).ConfigureAwait(true);
+                if (offer)
+                {
+                    OfferLargeFrame(payload, received);
+                    owned = false;
+                }
+
+                int read = await ReceiveOrAnnounceAsync(payload.WritableMemory[received..], offer).ConfigureAwait(true);
+                if (offer)
+                {
+                    if (!TryTakeBackOffer(out payload, out received))
+                    {
+                        // A borrower took the body, and finished it (it hands back one it did not): the frame is queued,
+                        // and this receive, if the reactor served it, went where the turn's return left it, into the queue.
+                        return TakePlainReceive(pipe, read, 0);
+                    }
+
+                    owned = true;
+                }
+
                 if (read <= 0)
                 {
                     payload.Release();
+                    owned = false;
                     Close(DisconnectReason.ConnectionLost);
                     return false;
                 }
@@ -101,7 +126,17 @@ internal sealed partial class ZmtpConnection
         }
         catch
         {
-            payload.Release();
+            // An offer not taken is still the loop's (the borrower's part, if it took it, is queued or handed back).
+            if (!owned && TryTakeBackOffer(out payload, out _))
+            {
+                owned = true;
+            }
+
+            if (owned)
+            {
+                payload.Release();
+            }
+
             throw;
         }
 

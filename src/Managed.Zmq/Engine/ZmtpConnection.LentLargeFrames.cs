@@ -20,6 +20,21 @@ internal sealed partial class ZmtpConnection
     private int _lentLargeFrameReceived;
 
     /// <summary>
+    /// <see cref="_lentLargeFrame"/> is the read loop's, offered: its pending receive is for the rest of that body, and a
+    /// borrower may take the body over (<see cref="OfferLargeFrame"/>). Cleared by whoever takes it.
+    /// </summary>
+    private bool _largeFrameOffered;
+
+    /// <summary>The read loop offers the rest of a large body it began (a test's view of the state, any thread).</summary>
+    internal bool OffersLargeFrame => Volatile.Read(ref _largeFrameOffered);
+
+    /// <summary>
+    /// Bodies a borrower took over from the read loop's offer (a test's measure: one is taken by one thread at a time, so
+    /// a plain increment suffices).
+    /// </summary>
+    internal long LargeFramesTakenOver { get; private set; }
+
+    /// <summary>
     /// Borrower, with the header of a large message frame waiting at the parse offset (<see cref="IsDirectFrameWaiting"/>):
     /// reads the body, waiting for the rest until <paramref name="waitEnd"/> (see <see cref="WaitEnd"/>), then queues it and
     /// parses what came after it. False when the caller must hand the turn back to the read loop: the body did not all
@@ -29,6 +44,11 @@ internal sealed partial class ZmtpConnection
     private bool ReadLargeFrameLent(StreamPipe pipe, ZmtpFrameHeader header, long waitEnd, InterruptibleWait? wait)
     {
         int bodyLength = (int)header.BodyLength;
+        if (_largeFrameOffered)
+        {
+            LargeFramesTakenOver++;
+        }
+
         var payload = StartLargeFrame(pipe.Inbound, header, out int received);
         bool complete = false;
         try
@@ -85,15 +105,55 @@ internal sealed partial class ZmtpConnection
         return true;
     }
 
-    /// <summary>Read loop, starting a large frame: the body a borrower began, if one did (then null again).</summary>
+    /// <summary>
+    /// Starting a large frame: the body begun and left, if one was (then null again): by a borrower, for the read loop to
+    /// go on from, or by the read loop, offered to a borrower.
+    /// </summary>
     private OutboundPayload? TakeLentLargeFrame(out int received)
     {
         var begun = _lentLargeFrame;
         received = begun is null ? 0 : _lentLargeFrameReceived;
         _lentLargeFrame = null;
         _lentLargeFrameReceived = 0;
+        _largeFrameOffered = false;
         return begun;
     }
+
+    /// <summary>
+    /// Read loop, about to wait for the rest of a large frame's body in a lendable receive: leaves the body where a
+    /// borrower's <see cref="StartLargeFrame"/> finds it, as a borrower leaves one it began. Written before the receive
+    /// publishes the turn, so a borrower that takes the turn finds it.
+    /// </summary>
+    private void OfferLargeFrame(OutboundPayload payload, int received)
+    {
+        _lentLargeFrame = payload;
+        _lentLargeFrameReceived = received;
+        _largeFrameOffered = true;
+    }
+
+    /// <summary>
+    /// Read loop, its offered receive completed (<see cref="OfferLargeFrame"/>): true, with the body, when no borrower
+    /// took it, so the receive's bytes went into it; false when one did.
+    /// </summary>
+    private bool TryTakeBackOffer(out OutboundPayload payload, out int received)
+    {
+        if (!_largeFrameOffered)
+        {
+            payload = null!;
+            received = 0;
+            return false;
+        }
+
+        payload = TakeLentLargeFrame(out received)!;
+        return true;
+    }
+
+    /// <summary>
+    /// Where the pending receive goes once the turn is back: the rest of an offered body not taken, else the place
+    /// <see cref="LendingSpace"/> gives (a borrower that took the body has queued it, or hands it back).
+    /// </summary>
+    private Memory<byte> ReturnSpace(FrameQueue inbound) =>
+        _largeFrameOffered ? _lentLargeFrame!.WritableMemory[_lentLargeFrameReceived..] : LendingSpace(inbound);
 
     /// <summary>Read loop, at its end: a body a borrower began goes back to its pool.</summary>
     private void ReleaseLentLargeFrame() => TakeLentLargeFrame(out _)?.Release();

@@ -131,41 +131,8 @@ internal sealed partial class ZmtpConnection
                 // one after a large frame too: a large reply's successor may be one as well, and the borrower reads it whole.
                 bool lendable = largeCommand == LargeCommand.None && !_expectsGroupFrames;
                 int read = await ReceiveOrAnnounceAsync(space, lendable).ConfigureAwait(true);
-                if (read == IByteTransport.HandedBack)
+                if (!TakePlainReceive(pipe, read, shortened ? 0 : space.Length))
                 {
-                    if (!TakeHandBack(pipe))
-                    {
-                        Close(DisconnectReason.ProtocolError);
-                        return;
-                    }
-
-                    continue;
-                }
-
-                if (read <= 0)
-                {
-                    Close(LostAfterHandBack(pipe));
-                    return;
-                }
-
-                // A borrower that read a large frame meanwhile left this receive a short buffer (LendingSpace): no sign of
-                // how busy the stream is either.
-                bool afterLargeFrame = shortened || _followsLargeFrame;
-                inbound.Advance(read);
-                _followsLargeFrame = false;
-                if (!afterLargeFrame)
-                {
-                    AdaptReceiveSpace(read, space.Length);
-                }
-
-                OnTrafficReceived();
-
-                // A hand-back leaves the turn busy, so the reactor does not serve a receive before the loop takes it
-                // (ReactorSocketTransport.ReturnLent); were one served first all the same, its bytes would follow the
-                // handed-back ones in the queue, and one parse takes both in order.
-                if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
-                {
-                    Close(DisconnectReason.ProtocolError);
                     return;
                 }
             }
@@ -186,6 +153,55 @@ internal sealed partial class ZmtpConnection
             AnnouncePublished();
             ReleaseLentLargeFrame();
         }
+    }
+
+    /// <summary>
+    /// Read loop: a plain receive into the queue completed with <paramref name="read"/> (its bytes, a hand-back, or the
+    /// end): parses what came. <paramref name="asked"/> is the space it asked for, to adapt the next one to; 0 when it
+    /// was short on purpose (after a large frame) and says nothing of how busy the stream is. False once the connection
+    /// is closed.
+    /// </summary>
+    private bool TakePlainReceive(StreamPipe pipe, int read, int asked)
+    {
+        if (read == IByteTransport.HandedBack)
+        {
+            if (!TakeHandBack(pipe))
+            {
+                Close(DisconnectReason.ProtocolError);
+                return false;
+            }
+
+            return true;
+        }
+
+        if (read <= 0)
+        {
+            Close(LostAfterHandBack(pipe));
+            return false;
+        }
+
+        // A borrower that read a large frame meanwhile left this receive a short buffer (LendingSpace): no sign of
+        // how busy the stream is either.
+        bool afterLargeFrame = asked == 0 || _followsLargeFrame;
+        pipe.Inbound.Advance(read);
+        _followsLargeFrame = false;
+        if (!afterLargeFrame)
+        {
+            AdaptReceiveSpace(read, asked);
+        }
+
+        OnTrafficReceived();
+
+        // A hand-back leaves the turn busy, so the reactor does not serve a receive before the loop takes it
+        // (ReactorSocketTransport.ReturnLent); were one served first all the same, its bytes would follow the
+        // handed-back ones in the queue, and one parse takes both in order.
+        if (_handBackPending ? !TakeHandBack(pipe) : !ParseReceived(pipe))
+        {
+            Close(DisconnectReason.ProtocolError);
+            return false;
+        }
+
+        return true;
     }
 
     /// <summary>Grows or shrinks <see cref="_receiveSpace"/> from how much of the <paramref name="asked"/> bytes a receive got.</summary>

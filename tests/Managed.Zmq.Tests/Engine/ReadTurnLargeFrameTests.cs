@@ -239,6 +239,107 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
     }
 
     /// <summary>
+    /// The read loop began a large reply's body before the Recv came (the stream's segments need not end where frames do,
+    /// so in a stream of large messages every receive of the loop's is a body's rest): the Recv takes the body over and
+    /// reads its rest on the turn, rather than wait for the I/O thread to hand the message over.
+    /// </summary>
+    [Fact]
+    public void Recv_BodyTheReadLoopBegan_TakenOverOnTheTurnAndWhole()
+    {
+        using var listener = new RawListener();
+        using var reads = new ConnectionReads(listener.Endpoint);
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 5; i++)
+        {
+            byte[] reply = Bytes.Pattern(4 * Large + i, i);
+            byte[] frame = ZmtpBytes.Frame(0, reply);
+            int cut = 9 + Large / 2 + 1000 * i;
+            Ask(dealer, peer, $"q{i}");
+            peer.Send(frame[..cut]);
+            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+
+            // The rest goes once the Recv waits on its turn; the body is then the Recv's, unless the I/O thread's receive
+            // was served first, a race the count below allows for.
+            long waits = dealer.Core.Meters.ReadTurnWaits;
+            var sender = BackgroundCall.Start(() =>
+            {
+                SpinWait.SpinUntil(() => Volatile.Read(ref dealer.Core.Meters.ReadTurnWaits) > waits, Timeout);
+                peer.Send(frame[cut..]);
+            });
+            Assert.Equal(reply, dealer.RecvBytes());
+            Assert.True(sender.Wait(Timeout), "the rest was not sent");
+        }
+
+        Assert.True(reads.LargeFramesTakenOver > 0, "no Recv took over a body the read loop began");
+
+        // The turn goes on as usual after a body taken over: a small reply, then a large one.
+        Ask(dealer, peer, "small");
+        peer.Send(ZmtpBytes.Message("after"));
+        Assert.Equal("after", dealer.RecvString());
+        Ask(dealer, peer, "large");
+        peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(Large, 7)));
+        Assert.Equal(Bytes.Pattern(Large, 7), dealer.RecvBytes());
+    }
+
+    /// <summary>
+    /// A body the read loop began, taken over by a Recv whose deadline then passes before the rest comes: the Recv hands
+    /// it back with what it read, and the next Recv gets the reply whole.
+    /// </summary>
+    [Fact]
+    public void Recv_BodyTheReadLoopBeganRestAfterTimeout_HandedBackAndNextRecvGetsItWhole()
+    {
+        using var listener = new RawListener();
+        using var reads = new ConnectionReads(listener.Endpoint);
+        var (dealer, peer) = DealerToRawPeer(listener);
+        using var _ = peer;
+        for (int i = 0; i < 5; i++)
+        {
+            byte[] reply = Bytes.Pattern(4 * Large + i, i);
+            byte[] frame = ZmtpBytes.Frame(0, reply);
+            int cut = 9 + Large / 2 + 1000 * i;
+            Ask(dealer, peer, $"q{i}");
+            peer.Send(frame[..cut]);
+            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+
+            long takenOver = reads.LargeFramesTakenOver;
+            long handBacks = dealer.Core.Meters.ReadTurnHandBacks;
+            dealer.SetOption(SocketOption.Rcvtimeo, 50);
+            AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes());
+            dealer.SetOption(SocketOption.Rcvtimeo, Timeout);
+            Assert.Equal(takenOver + 1, reads.LargeFramesTakenOver);
+            Assert.Equal(handBacks + 1, dealer.Core.Meters.ReadTurnHandBacks);
+
+            peer.Send(frame[cut..]);
+            Assert.Equal(reply, dealer.RecvBytes());
+        }
+    }
+
+    /// <summary>The socket closed while its read loop offers a large body it began: nothing hangs.</summary>
+    [Fact]
+    public void Dispose_WhileTheReadLoopOffersABodyItBegan_SocketAndContextEnd()
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            var context = NewContext();
+            using var listener = new RawListener();
+            using var reads = new ConnectionReads(listener.Endpoint);
+            var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
+            using var _ = peer;
+            Ask(dealer, peer, "q");
+            peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, i))[..(Large + 10 * i)]);
+            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+
+            var ending = BackgroundCall.Start(() =>
+            {
+                dealer.Dispose();
+                context.Dispose();
+            });
+            Assert.True(ending.Wait(2 * Timeout), "closing the socket and its context did not end");
+        }
+    }
+
+    /// <summary>
     /// A message, then a whole large one in the same write: the Recv takes the first and leaves the second's body; a Recv
     /// that must not wait then reads it on the turn left away (or the read loop does), whole.
     /// </summary>
