@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Managed.Zmq.Pipes;
 using Managed.Zmq.Transports;
 using Managed.Zmq.Wire;
@@ -59,7 +60,8 @@ internal sealed partial class ZmtpConnection
             long waitEnd = WaitEnd(microseconds);
             if (!encrypted && _pendingFrameBytes >= DirectFrameThreshold)
             {
-                // An earlier read on the turn ended with a large frame's header: its body is next.
+                // An earlier read on the turn ended with a large frame's header, or the loop offers a body it began:
+                // the body is next.
                 if (!IsDirectFrameWaiting(pipe, out var waiting))
                 {
                     // Too large for a buffer of its own, or a command: the read loop's, whose receive is still pending as
@@ -74,6 +76,8 @@ internal sealed partial class ZmtpConnection
             // Lent only while the loop waits in its plain receive (ReceiveLendableAsync), so the queue (under CURVE, the
             // ciphertext buffer) is as it left it. Right after a large frame, a short receive, as the loop's: a stream's
             // next frame is likely large too, and its body is read into a buffer of its own rather than into the queue.
+            // An offered body is always a large frame's at the parse offset, taken above, never a receive into the queue.
+            Debug.Assert(!_largeFrameOffered, "an offered body reached the plain receive");
             bool shortened = !encrypted && _followsLargeFrame;
             var space = LendingSpace(inbound).Span;
 

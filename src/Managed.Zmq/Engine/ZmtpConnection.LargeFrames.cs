@@ -104,8 +104,9 @@ internal sealed partial class ZmtpConnection
                 {
                     if (!TryTakeBackOffer(out payload, out received))
                     {
-                        // A borrower took the body, and finished it (it hands back one it did not): the frame is queued,
-                        // and this receive, if the reactor served it, went where the turn's return left it, into the queue.
+                        // A borrower took the body: it either queued the frame, and this receive, if the reactor served it,
+                        // went where the turn's return left it, into the queue; or it handed the body back (HandedBack),
+                        // and the loop goes on from it.
                         return TakePlainReceive(pipe, read, 0);
                     }
 
@@ -159,8 +160,8 @@ internal sealed partial class ZmtpConnection
         int bodyStart = _parseOffset + header.HeaderLength;
         if (TakeLentLargeFrame(out received) is { } begun)
         {
-            // The borrower moved what the queue held after the header into its buffer, and the turn came back to the
-            // loop with no receive served in between (a hand-back): the queue ends at the header.
+            // Whoever began it moved what the queue held after the header into its buffer, and no receive into the queue
+            // was served since (a borrower's hand-back, or the loop's offer taken over): the queue ends at the header.
             return begun;
         }
 

@@ -13,7 +13,10 @@ namespace Managed.Zmq.Engine;
 /// </summary>
 internal sealed partial class ZmtpConnection
 {
-    /// <summary>A large frame's body a borrower began and did not finish: the read loop goes on from it.</summary>
+    /// <summary>
+    /// A large frame's body begun and not finished: by a borrower, for the read loop to go on from; or by the read loop,
+    /// offered to a borrower while <see cref="_largeFrameOffered"/> is set.
+    /// </summary>
     private OutboundPayload? _lentLargeFrame;
 
     /// <summary>Bytes of <see cref="_lentLargeFrame"/> received so far.</summary>

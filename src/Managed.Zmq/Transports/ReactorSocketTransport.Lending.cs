@@ -16,10 +16,16 @@ internal sealed partial class ReactorSocketTransport
     /// </summary>
     private const int TurnBusy = 0;
 
-    /// <summary>A receive the loop alone may serve is pending (a large frame's body, a command's, the handshake).</summary>
+    /// <summary>
+    /// A receive the loop alone may serve is pending (a large command's body, the handshake, a DISH's large body, a
+    /// receive under CURVE that is not the plain one).
+    /// </summary>
     private const int TurnLoopOnly = 1;
 
-    /// <summary>A plain receive is pending and the reactor watches for it: a borrower may take it.</summary>
+    /// <summary>
+    /// A lendable receive is pending (the plain one, or a large body's rest the engine offers) and the reactor watches
+    /// for it: a borrower may take it.
+    /// </summary>
     private const int TurnLoop = 2;
 
     /// <summary>The I/O thread is receiving for the read loop; nobody may borrow.</summary>
@@ -53,6 +59,9 @@ internal sealed partial class ReactorSocketTransport
     private Threading.InterruptibleWait? _lentWait;
 
     public bool LendsReceive => true;
+
+    /// <summary>A lendable receive is pending and nobody has borrowed it (a test's view of the turn, any thread).</summary>
+    internal bool ReceiveLendable => Volatile.Read(ref _turn) == TurnLoop;
 
     public bool TryLendReceive(bool onlyIfAway)
     {

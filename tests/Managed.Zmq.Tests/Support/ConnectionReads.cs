@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Managed.Zmq.Engine;
+using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Tests.Support;
 
@@ -12,11 +13,18 @@ internal sealed class ConnectionReads(string endpoint) : EndpointConnections(end
 {
     private readonly ConcurrentQueue<ZmtpConnection> _connections = new();
 
-    /// <summary>A read loop of the endpoint waits for the rest of a large body it began, in a receive a Recv may take over.</summary>
-    public bool OffersLargeFrame => _connections.Any(connection => connection.OffersLargeFrame);
+    /// <summary>
+    /// A read loop of the endpoint waits for the rest of a large body it began, in a receive a Recv may take over: the
+    /// body is offered and the receive pending, lendable and not lent (the offer is set before the receive starts, and
+    /// the receive may first read without waiting). It stays so until input comes or a Recv takes the turn.
+    /// </summary>
+    public bool OffersLargeFrame => _connections.Any(connection => connection.OffersLargeFrame && Transport(connection).ReceiveLendable);
 
     /// <summary>Large bodies a Recv took over from a read loop of the endpoint so far.</summary>
     public long LargeFramesTakenOver => _connections.Sum(connection => connection.LargeFramesTakenOver);
+
+    private static ReactorSocketTransport Transport(ZmtpConnection connection) =>
+        connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
     protected override void OnCreated(ZmtpConnection connection) => _connections.Enqueue(connection);
 }
