@@ -1,0 +1,67 @@
+using System.Net;
+using System.Net.Sockets;
+using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Threading;
+using Managed.Zmq.Transports;
+
+namespace Managed.Zmq.Tests.Transports;
+
+/// <summary>
+/// The borrower's receive on the read turn (ReactorSocketTransport.Lending.cs): it waits for input before it receives,
+/// unless its last receive filled its buffer, in which case the kernel likely holds more and it receives first, waiting
+/// only if that finds nothing. Counts of waits, never times.
+/// </summary>
+public sealed class ReactorSocketTransportLendingTests
+{
+    private const int Timeout = 30_000;
+
+    [Fact]
+    public void ReceiveLent_AfterReceivesThatFilledTheirBuffer_ReceivesWithoutWaitingUntilItFindsNothing()
+    {
+        using var thread = new IoThread("lending-test");
+        using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(1);
+        using var peer = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
+        peer.Connect(listener.LocalEndPoint!);
+        var transport = new ReactorSocketTransport(listener.Accept(), thread, "peer");
+        try
+        {
+            // The read loop's lendable receive, pending with nothing to read, and lent.
+            byte[] loopBuffer = new byte[4096];
+            thread.Schedule(_ => _ = transport.ReceiveLendableAsync(loopBuffer), null);
+            Assert.True(SpinWait.SpinUntil(() => transport.ReceiveLendable, Timeout), "the lendable receive did not start");
+            Assert.True(transport.TryLendReceive(onlyIfAway: false));
+
+            // One segment of 3,000 octets: three receives of 1,000 fill their buffer; the first waits for it, the next
+            // two find the rest without waiting.
+            byte[] buffer = new byte[1000];
+            peer.Send(Bytes.Pattern(3000, 1));
+            for (int i = 0; i < 3; i++)
+            {
+                Assert.Equal(1000, transport.ReceiveLent(buffer, Timeout * 1000, null));
+                Assert.Equal(Bytes.Pattern(3000, 1)[(1000 * i)..(1000 * (i + 1))], buffer);
+                Assert.Equal(1, transport.LentWaits);
+            }
+
+            // The last one filled its buffer but the kernel holds nothing more: it finds none, then waits (here until
+            // its short deadline, as nothing comes).
+            Assert.Equal(0, transport.ReceiveLent(buffer, 1000, null));
+            Assert.Equal(2, transport.LentWaits);
+
+            // A receive that came back short waits first again.
+            peer.Send(Bytes.Pattern(500, 2));
+            Assert.Equal(500, transport.ReceiveLent(buffer, Timeout * 1000, null));
+            Assert.Equal(3, transport.LentWaits);
+            peer.Send(Bytes.Pattern(500, 3));
+            Assert.Equal(500, transport.ReceiveLent(buffer, Timeout * 1000, null));
+            Assert.Equal(4, transport.LentWaits);
+
+            transport.ReturnLent(loopBuffer, LentReturn.Idle);
+        }
+        finally
+        {
+            transport.Dispose();
+        }
+    }
+}
