@@ -35,21 +35,9 @@ internal sealed partial class ZmtpConnection
     private async ValueTask<bool> ReadEncryptedAsync(StreamPipe pipe)
     {
         int read = await ReceiveOrAnnounceAsync(CipherReceiveSpace(), lendable: true).ConfigureAwait(true);
-        if (read == IByteTransport.HandedBack)
+        if (TookHandBackOrEnd(pipe, read, out bool goOn))
         {
-            if (!TakeHandBack(pipe))
-            {
-                Close(DisconnectReason.ProtocolError);
-                return false;
-            }
-
-            return true;
-        }
-
-        if (read <= 0)
-        {
-            Close(LostAfterHandBack(pipe));
-            return false;
+            return goOn;
         }
 
         _cipherEnd += read;

@@ -163,21 +163,9 @@ internal sealed partial class ZmtpConnection
     /// </summary>
     private bool TakePlainReceive(StreamPipe pipe, int read, int asked)
     {
-        if (read == IByteTransport.HandedBack)
+        if (TookHandBackOrEnd(pipe, read, out bool goOn))
         {
-            if (!TakeHandBack(pipe))
-            {
-                Close(DisconnectReason.ProtocolError);
-                return false;
-            }
-
-            return true;
-        }
-
-        if (read <= 0)
-        {
-            Close(LostAfterHandBack(pipe));
-            return false;
+            return goOn;
         }
 
         // A borrower that read a large frame meanwhile left this receive a short buffer (LendingSpace): no sign of
@@ -202,6 +190,35 @@ internal sealed partial class ZmtpConnection
         }
 
         return true;
+    }
+
+    /// <summary>
+    /// Read loop: true when a receive completed with no bytes to take, and then took what it brought instead: a borrower's
+    /// hand-back (parsed; <paramref name="goOn"/> false and the connection closed on a protocol error in it) or the end of
+    /// the stream (closed; <paramref name="goOn"/> false). False when <paramref name="read"/> is a count of bytes received.
+    /// </summary>
+    private bool TookHandBackOrEnd(StreamPipe pipe, int read, out bool goOn)
+    {
+        goOn = true;
+        if (read == IByteTransport.HandedBack)
+        {
+            if (!TakeHandBack(pipe))
+            {
+                goOn = false;
+                Close(DisconnectReason.ProtocolError);
+            }
+
+            return true;
+        }
+
+        if (read <= 0)
+        {
+            goOn = false;
+            Close(LostAfterHandBack(pipe));
+            return true;
+        }
+
+        return false;
     }
 
     /// <summary>Grows or shrinks <see cref="_receiveSpace"/> from how much of the <paramref name="asked"/> bytes a receive got.</summary>

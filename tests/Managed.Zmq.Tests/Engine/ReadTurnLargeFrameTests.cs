@@ -124,6 +124,21 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         Assert.True(sender.Wait(2 * Timeout), "the sender did not end");
     }
 
+    /// <summary>
+    /// The DEALER asks, and the peer answers with the header and a part of a large reply's body, which the read loop
+    /// begins and then offers to the read turn: the reply, its whole frame, and where the part sent ends.
+    /// </summary>
+    private static (byte[] Reply, byte[] Frame, int Cut) SendBodyTheLoopBegins(Socket dealer, RawPeer peer, ConnectionReads reads, int i)
+    {
+        byte[] reply = Bytes.Pattern(4 * Large + i, i);
+        byte[] frame = ZmtpBytes.Frame(0, reply);
+        int cut = 9 + Large / 2 + 1000 * i;
+        Ask(dealer, peer, $"q{i}");
+        peer.Send(frame[..cut]);
+        Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+        return (reply, frame, cut);
+    }
+
     /// <summary>Sends the first <paramref name="count"/> messages of <see cref="StreamMessage"/> from another thread.</summary>
     private static BackgroundCall SendStream(Socket push, int count) => BackgroundCall.Start(() =>
     {
@@ -252,12 +267,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         using var _ = peer;
         for (int i = 0; i < 5; i++)
         {
-            byte[] reply = Bytes.Pattern(4 * Large + i, i);
-            byte[] frame = ZmtpBytes.Frame(0, reply);
-            int cut = 9 + Large / 2 + 1000 * i;
-            Ask(dealer, peer, $"q{i}");
-            peer.Send(frame[..cut]);
-            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+            var (reply, frame, cut) = SendBodyTheLoopBegins(dealer, peer, reads, i);
 
             // The rest goes once the Recv waits on its turn; the body is then the Recv's, unless the I/O thread's receive
             // was served first, a race the count below allows for.
@@ -298,12 +308,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         using var _ = peer;
         for (int i = 0; i < 5; i++)
         {
-            byte[] reply = Bytes.Pattern(4 * Large + i, i);
-            byte[] frame = ZmtpBytes.Frame(0, reply);
-            int cut = 9 + Large / 2 + 1000 * i;
-            Ask(dealer, peer, $"q{i}");
-            peer.Send(frame[..cut]);
-            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+            var (reply, frame, cut) = SendBodyTheLoopBegins(dealer, peer, reads, i);
 
             // Nothing more comes before the deadline: the Recv takes the offer (nothing else can move the turn meanwhile)
             // and hands the body back. It may take it once more if its deadline's coarse clock lets it try again after
@@ -332,9 +337,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             using var reads = new ConnectionReads(listener.Endpoint);
             var (dealer, peer) = DealerToRawPeer(listener, Create(SocketType.Dealer, context));
             using var _ = peer;
-            Ask(dealer, peer, "q");
-            peer.Send(ZmtpBytes.Frame(0, Bytes.Pattern(4 * Large, i))[..(Large + 10 * i)]);
-            Eventually.True(() => reads.OffersLargeFrame, "the read loop began the body and offers its rest");
+            SendBodyTheLoopBegins(dealer, peer, reads, i);
 
             var ending = BackgroundCall.Start(() =>
             {

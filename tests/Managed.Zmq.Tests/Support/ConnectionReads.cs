@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using Managed.Zmq.Engine;
-using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Tests.Support;
 
@@ -22,9 +21,6 @@ internal sealed class ConnectionReads(string endpoint) : EndpointConnections(end
 
     /// <summary>Large bodies a Recv took over from a read loop of the endpoint so far.</summary>
     public long LargeFramesTakenOver => _connections.Sum(connection => connection.LargeFramesTakenOver);
-
-    private static ReactorSocketTransport Transport(ZmtpConnection connection) =>
-        connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
     protected override void OnCreated(ZmtpConnection connection) => _connections.Enqueue(connection);
 }

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using Managed.Zmq.Engine;
-using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Tests.Support;
 
@@ -35,9 +34,6 @@ internal sealed class ConnectionSends(string endpoint) : EndpointConnections(end
 
     /// <summary>Connections created for the endpoint so far.</summary>
     public int Count => _connections.Count;
-
-    private static ReactorSocketTransport Transport(ZmtpConnection connection) =>
-        connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
     protected override void OnCreated(ZmtpConnection connection) => _connections.Enqueue(connection);
 }

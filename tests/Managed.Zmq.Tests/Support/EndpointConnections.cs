@@ -1,4 +1,5 @@
 using Managed.Zmq.Engine;
+using Managed.Zmq.Transports;
 
 namespace Managed.Zmq.Tests.Support;
 
@@ -18,6 +19,10 @@ internal abstract class EndpointConnections : IDisposable
     }
 
     public void Dispose() => ZmtpConnection.CreatedForTests -= OnAnyCreated;
+
+    /// <summary>The socket transport under <paramref name="connection"/> (tcp or ipc), for its test counters and state.</summary>
+    protected static ReactorSocketTransport Transport(ZmtpConnection connection) =>
+        connection.Transport as ReactorSocketTransport ?? throw new InvalidOperationException("not a socket transport");
 
     /// <summary>A connection of the endpoint was created (on the thread that created it).</summary>
     protected abstract void OnCreated(ZmtpConnection connection);
