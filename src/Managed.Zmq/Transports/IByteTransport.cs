@@ -57,8 +57,9 @@ internal interface IByteTransport : IDisposable
     /// <summary>
     /// With the turn borrowed: receives without waiting, after waiting up to <paramref name="microseconds"/> (0: not at
     /// all) for input unless input is likely there already (the transport may try first, and wait only if it finds none).
-    /// With <paramref name="wait"/>, the borrower's thread waits through it, so another thread can end the wait early. The bytes received; 0 when there were none; -1 at the end of the stream, on an error or on a closed
-    /// transport (the read loop then meets the same).
+    /// With <paramref name="wait"/>, the borrower's thread waits through it, so another thread can end the wait early; a
+    /// receive that did not wait leaves such an interrupt for the thread's next wait. The bytes received; 0 when there
+    /// were none; -1 at the end of the stream, on an error or on a closed transport (the read loop then meets the same).
     /// </summary>
     int ReceiveLent(Span<byte> buffer, int microseconds, Threading.InterruptibleWait? wait) => -1;
 

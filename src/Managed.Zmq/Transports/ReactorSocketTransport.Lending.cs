@@ -48,7 +48,8 @@ internal sealed partial class ReactorSocketTransport
 
     /// <summary>
     /// The borrower's last receive filled its buffer, so the kernel likely holds more: the next one receives before it
-    /// waits (borrowers only, one at a time through the turn).
+    /// waits. Written by borrowers (one at a time, through the turn) and cleared when the read loop's receive goes
+    /// pending, which it does only once the kernel had nothing more (or a short read said so).
     /// </summary>
     private bool _lentReadFilled;
 
@@ -95,7 +96,9 @@ internal sealed partial class ReactorSocketTransport
         try
         {
             // A stream running ahead of its reader has input waiting: a receive that finds it saves the wait's system
-            // call, as the read loop's receive does (_drained). A reply, or a stream that caught up, waits first.
+            // call, as the read loop's receive does (_drained). A reply, or a stream that caught up, waits first. A receive
+            // that does not wait leaves an interrupt (news) for the thread's next wait; the caller looks for news itself
+            // before each read on the turn.
             bool receiveFirst = _lentReadFilled;
             if (microseconds > 0 && !receiveFirst && !WaitReadable(microseconds, wait))
             {

@@ -98,6 +98,9 @@ internal sealed partial class ReactorSocketTransport : IByteTransport, IReadines
         _receiveCore.Reset();
         _receivePending = true;
 
+        // The kernel held nothing more (or a short read said so): a borrower of this receive waits before it receives.
+        _lentReadFilled = false;
+
         // Published last: a borrower takes the turn only from this state, so it finds the receive set up.
         Volatile.Write(ref _turn, lendable ? TurnLoop : TurnLoopOnly);
         _thread.WatchRead(_socket, this);

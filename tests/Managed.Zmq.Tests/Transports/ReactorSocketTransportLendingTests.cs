@@ -1,6 +1,5 @@
-using System.Net;
-using System.Net.Sockets;
 using Managed.Zmq.Tests.Support;
+using Managed.Zmq.Tests.Threading;
 using Managed.Zmq.Threading;
 using Managed.Zmq.Transports;
 
@@ -19,18 +18,15 @@ public sealed class ReactorSocketTransportLendingTests
     public void ReceiveLent_AfterReceivesThatFilledTheirBuffer_ReceivesWithoutWaitingUntilItFindsNothing()
     {
         using var thread = new IoThread("lending-test");
-        using var listener = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        listener.Listen(1);
-        using var peer = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
-        peer.Connect(listener.LocalEndPoint!);
-        var transport = new ReactorSocketTransport(listener.Accept(), thread, "peer");
+        var pairs = ReactorSockets.Pairs(1);
+        var (peer, accepted) = pairs[0];
+        var transport = new ReactorSocketTransport(accepted, thread, "peer");
         try
         {
             // The read loop's lendable receive, pending with nothing to read, and lent.
             byte[] loopBuffer = new byte[4096];
-            thread.Schedule(_ => _ = transport.ReceiveLendableAsync(loopBuffer), null);
-            Assert.True(SpinWait.SpinUntil(() => transport.ReceiveLendable, Timeout), "the lendable receive did not start");
+            ReactorSockets.OnThread(thread, () => _ = transport.ReceiveLendableAsync(loopBuffer));
+            Assert.True(transport.ReceiveLendable);
             Assert.True(transport.TryLendReceive(onlyIfAway: false));
 
             // One segment of 3,000 octets: three receives of 1,000 fill their buffer; the first waits for it, the next
@@ -61,7 +57,9 @@ public sealed class ReactorSocketTransportLendingTests
         }
         finally
         {
-            transport.Dispose();
+            // On its I/O thread, where it ends at once: from another thread it is only scheduled.
+            ReactorSockets.OnThread(thread, transport.Dispose);
+            ReactorSockets.DisposeAll(pairs);
         }
     }
 }
