@@ -139,6 +139,17 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
         return (reply, frame, cut);
     }
 
+    /// <summary>Closes <paramref name="dealer"/>, then its own <paramref name="context"/>, from another thread: both end.</summary>
+    private static void AssertClosesWithItsContext(Socket dealer, Context context)
+    {
+        var ending = BackgroundCall.Start(() =>
+        {
+            dealer.Dispose();
+            context.Dispose();
+        });
+        Assert.True(ending.Wait(2 * Timeout), "closing the socket and its context did not end");
+    }
+
     /// <summary>Sends the first <paramref name="count"/> messages of <see cref="StreamMessage"/> from another thread.</summary>
     private static BackgroundCall SendStream(Socket push, int count) => BackgroundCall.Start(() =>
     {
@@ -339,12 +350,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             using var _ = peer;
             SendBodyTheLoopBegins(dealer, peer, reads, i);
 
-            var ending = BackgroundCall.Start(() =>
-            {
-                dealer.Dispose();
-                context.Dispose();
-            });
-            Assert.True(ending.Wait(2 * Timeout), "closing the socket and its context did not end");
+            AssertClosesWithItsContext(dealer, context);
         }
     }
 
@@ -444,12 +450,7 @@ public sealed class ReadTurnLargeFrameTests : TransportSockets
             dealer.SetOption(SocketOption.Rcvtimeo, 20);
             AssertZmqError(ZmqConstants.EAGAIN, () => dealer.RecvBytes());
 
-            var ending = BackgroundCall.Start(() =>
-            {
-                dealer.Dispose();
-                context.Dispose();
-            });
-            Assert.True(ending.Wait(2 * Timeout), "closing the socket and its context did not end");
+            AssertClosesWithItsContext(dealer, context);
         }
     }
 
