@@ -5,7 +5,7 @@ namespace Managed.Zmq.Sodium;
 /// <summary>
 /// Switches Managed.Zmq's CURVE key agreement (X25519) to libsodium, through NSec.Cryptography,
 /// for applications that may load native code: a CURVE handshake does four to six X25519
-/// multiplications, which libsodium does faster than the managed code (BENCHMARKS.md, CURVE). Traffic
+/// multiplications, which libsodium does faster than the managed code (docs/security.md, "Speed, and Managed.Zmq.Sodium"). Traffic
 /// encryption is unchanged. The core package stays free of native code; this one brings libsodium.
 /// </summary>
 /// <code>

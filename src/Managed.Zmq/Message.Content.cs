@@ -168,7 +168,7 @@ public sealed unsafe partial class Message
     /// <see cref="FreeOwnedBuffer"/>: NativeMemory's calls are P/Invokes, and a P/Invoke inlined into a method
     /// makes its prologue set up a P/Invoke frame on every call, whichever path it takes (DOTNET_JitDisasm showed
     /// <c>CORINFO_HELP_INIT_PINVOKE_FRAME</c> in ReleaseContent, which runs on every send and receive and usually
-    /// frees nothing; its share of a sender's profile is in BENCHMARKS.md, twelfth figures).
+    /// frees nothing).
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReplaceOwnedBuffer(int size, ThreadCaches? caches)

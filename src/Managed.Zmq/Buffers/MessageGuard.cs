@@ -8,7 +8,7 @@ namespace Managed.Zmq.Buffers;
 /// </summary>
 /// <remarks>
 /// <para>Allocating an object with a finalizer registers it with the finalization queue, which
-/// costs far more than a plain allocation (BENCHMARKS.md, twelfth figures);
+/// costs far more than a plain allocation (docs/ARCHITECTURE.md, section 4);
 /// with a finalizer on Message, that registration was the largest cost of a rent-send-dispose
 /// of a small pooled or zero-copy message.</para>
 /// <para>A guard references its message, so when the message is lost the guard's finalizer still

@@ -6,7 +6,7 @@ namespace Managed.Zmq.Transports;
 /// Corking a TCP connection while the write loop sends one large frame after another (<see cref="IByteTransport.SetCorked"/>).
 /// A frame of 64 KiB with its header is a few octets more than a loopback segment holds, and with TCP_NODELAY each
 /// send ends in a segment of those few octets, which costs the sender as much as a full one; corked, the next frame
-/// fills it (BENCHMARKS.md, twenty-fourth figures).
+/// fills it (docs/ARCHITECTURE.md, section 3, "Corked while large frames queue").
 /// </summary>
 internal sealed partial class ReactorSocketTransport
 {

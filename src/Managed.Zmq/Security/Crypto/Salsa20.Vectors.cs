@@ -98,7 +98,7 @@ internal static partial class Salsa20
         Store256(x12 + j12, x13 + j13, x14 + j14, x15 + j15, ref source, ref destination, 3);
 
         // Cleared in line: a call to CryptographicOperations.ZeroMemory here, once per batch, was a
-        // large share of each batch's time (BENCHMARKS.md, "Salsa20 without AVX-512").
+        // large share of each batch's time in a profile.
         held.Clear();
     }
 
@@ -182,7 +182,7 @@ internal static partial class Salsa20
     /// The four independent quarterrounds of a column or row round, two at a time, a step of each
     /// in turn: one quarterround is a chain where each step waits on the last, so the other's step
     /// fills the execution ports meanwhile. Two rather than four keeps the words in use, and so the
-    /// registers they need, to eight (BENCHMARKS.md, "Salsa20 without AVX-512").
+    /// registers they need, to eight, within what a CPU without AVX-512 has.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void QuarterRounds(

@@ -31,7 +31,7 @@ internal static class X25519
     /// <remarks>
     /// Compiled fully optimised on its first call (so are the field operations it calls): a process
     /// runs only a few of these per connection, so under tiered compilation its first CURVE
-    /// handshakes ran the ladder as unoptimised code (BENCHMARKS.md, CURVE, twelfth figures).
+    /// handshakes ran the ladder as unoptimised code.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static bool ScalarMult(ReadOnlySpan<byte> scalar, ReadOnlySpan<byte> u, Span<byte> result)
