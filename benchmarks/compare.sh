@@ -20,6 +20,10 @@
 #                 8-byte length prefix, no messaging library) for every tcp/ipc scenario, in
 #                 the same interleaved run, and print it with the ratios A/floor and B/floor.
 #                 FLOOR=0 leaves the floor columns out.
+#   RAW_BUFS=1    payload buffers the floor's sender takes in turn (raw_remote_thr.c): 1 keeps
+#                 its one buffer in the cache; a library with a full send queue sends from as
+#                 many buffers as the queue holds, so RAW_BUFS=1000 (the default high-water
+#                 mark) is the floor with the same cold buffers, for the large-message rows.
 #   OURS_DEFAULTS=0  1: also run every scenario whose B side includes ours with the .NET
 #                 runtime's defaults (tiered compilation and dynamic PGO on; the perf CLI is
 #                 built with tiering off), with DEFAULTS_SCALE times the count so that the

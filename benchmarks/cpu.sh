@@ -20,7 +20,8 @@
 #   SCALE=1           multiply every count (e.g. 0.05 for a smoke run)
 #   SHORT_FRACTION=0.1  the short run's share of the long run's count
 #   IMPLS="libzmq ours raw"  implementations to measure (both ends the same); raw is the
-#                     floor (benchmarks/native/raw, no CURVE: skipped for CURVE scenarios);
+#                     floor (benchmarks/native/raw, no CURVE: skipped for CURVE scenarios;
+#                     RAW_BUFS as in compare.sh);
 #                     ours-defaults is ours under the .NET runtime's defaults (tiered
 #                     compilation and PGO on; make SHORT_FRACTION x COUNT long enough for tier 1).
 #                     A cross, SENDER>RECEIVER (e.g. ours>libzmq, libzmq>ours), runs the remote
