@@ -24,10 +24,9 @@ public sealed class ReactorSocketTransportLendingTests
     [InlineData(true)]
     public void ReceiveLent_AfterReceivesThatFilledTheirBuffer_ReceivesWithoutWaitingUntilItFindsNothing(bool interruptible)
     {
-        InterruptibleWait? wait = interruptible ? InterruptibleWait.ForCurrentThread : null;
-        Assert.Equal(interruptible, wait is not null);
-        WithLentTurn((peer, transport) =>
+        WithLentTurn((peer, transport, threadWait) =>
         {
+            InterruptibleWait? wait = interruptible ? threadWait : null;
             // One segment of 3,000 octets: three receives of 1,000 fill their buffer; the first waits for it, the next
             // two find the rest without waiting.
             byte[] buffer = new byte[1000];
@@ -58,8 +57,7 @@ public sealed class ReactorSocketTransportLendingTests
     [Fact]
     public void ReceiveLent_InterruptWhileReceivesFindInputWithoutWaiting_EndsTheNextWaitAtOnce()
     {
-        InterruptibleWait wait = InterruptibleWait.ForCurrentThread ?? throw new InvalidOperationException("no wait on this thread");
-        WithLentTurn((peer, transport) =>
+        WithLentTurn((peer, transport, wait) =>
         {
             byte[] buffer = new byte[1000];
             peer.Send(Bytes.Pattern(3000, 1));
@@ -95,9 +93,11 @@ public sealed class ReactorSocketTransportLendingTests
 
     /// <summary>
     /// Runs <paramref name="borrow"/> with a connected peer and an accepted connection's transport whose read loop has a
-    /// lendable receive pending with nothing to read, lent to the calling thread; the turn goes back idle afterwards.
+    /// lendable receive pending with nothing to read, lent to the borrowing thread; the turn goes back idle afterwards.
+    /// The borrower is a thread of its own, with its own <see cref="InterruptibleWait"/> (passed in): a test thread's
+    /// wait may hold an interrupt that came too late for an earlier test's Recv, and one this test leaves must not reach a later test.
     /// </summary>
-    private static void WithLentTurn(Action<System.Net.Sockets.Socket, ReactorSocketTransport> borrow)
+    private static void WithLentTurn(Action<System.Net.Sockets.Socket, ReactorSocketTransport, InterruptibleWait> borrow)
     {
         using var thread = new IoThread("lending-test");
         var pairs = ReactorSockets.Pairs(1);
@@ -108,9 +108,14 @@ public sealed class ReactorSocketTransportLendingTests
             byte[] loopBuffer = new byte[4096];
             ReactorSockets.OnThread(thread, () => _ = transport.ReceiveLendableAsync(loopBuffer));
             Assert.True(transport.ReceiveLendable);
-            Assert.True(transport.TryLendReceive(onlyIfAway: false));
-            borrow(peer, transport);
-            transport.ReturnLent(loopBuffer, LentReturn.Idle);
+            var call = BackgroundCall.Start(() =>
+            {
+                var wait = InterruptibleWait.ForCurrentThread ?? throw new InvalidOperationException("no wait on this thread");
+                Assert.True(transport.TryLendReceive(onlyIfAway: false));
+                borrow(peer, transport, wait);
+                transport.ReturnLent(loopBuffer, LentReturn.Idle);
+            });
+            Assert.True(call.Wait(2 * Timeout), "the borrower did not finish");
         }
         finally
         {
