@@ -24,9 +24,9 @@ public sealed class ReactorSocketTransportLendingTests
     [InlineData(true)]
     public void ReceiveLent_AfterReceivesThatFilledTheirBuffer_ReceivesWithoutWaitingUntilItFindsNothing(bool interruptible)
     {
-        WithLentTurn((peer, transport, threadWait) =>
+        WithLentTurn(interruptible, (peer, transport, wait) =>
         {
-            InterruptibleWait? wait = interruptible ? threadWait : null;
+            Assert.Equal(interruptible, wait is not null);
             // One segment of 3,000 octets: three receives of 1,000 fill their buffer; the first waits for it, the next
             // two find the rest without waiting.
             byte[] buffer = new byte[1000];
@@ -57,8 +57,9 @@ public sealed class ReactorSocketTransportLendingTests
     [Fact]
     public void ReceiveLent_InterruptWhileReceivesFindInputWithoutWaiting_EndsTheNextWaitAtOnce()
     {
-        WithLentTurn((peer, transport, wait) =>
+        WithLentTurn(interruptible: true, (peer, transport, threadWait) =>
         {
+            InterruptibleWait wait = threadWait!;
             byte[] buffer = new byte[1000];
             peer.Send(Bytes.Pattern(3000, 1));
             Assert.Equal(1000, transport.ReceiveLent(buffer, Timeout * 1000, wait));
@@ -94,10 +95,11 @@ public sealed class ReactorSocketTransportLendingTests
     /// <summary>
     /// Runs <paramref name="borrow"/> with a connected peer and an accepted connection's transport whose read loop has a
     /// lendable receive pending with nothing to read, lent to the borrowing thread; the turn goes back idle afterwards.
-    /// The borrower is a thread of its own, with its own <see cref="InterruptibleWait"/> (passed in): a test thread's
-    /// wait may hold an interrupt that came too late for an earlier test's Recv, and one this test leaves must not reach a later test.
+    /// The borrower is a thread of its own, with its own <see cref="InterruptibleWait"/> when <paramref name="interruptible"/>
+    /// (passed in, else null): a test thread's wait may hold an interrupt that came too late for an earlier test's Recv,
+    /// and one this test leaves must not reach a later test.
     /// </summary>
-    private static void WithLentTurn(Action<System.Net.Sockets.Socket, ReactorSocketTransport, InterruptibleWait> borrow)
+    private static void WithLentTurn(bool interruptible, Action<System.Net.Sockets.Socket, ReactorSocketTransport, InterruptibleWait?> borrow)
     {
         using var thread = new IoThread("lending-test");
         var pairs = ReactorSockets.Pairs(1);
@@ -110,7 +112,9 @@ public sealed class ReactorSocketTransportLendingTests
             Assert.True(transport.ReceiveLendable);
             var call = BackgroundCall.Start(() =>
             {
-                var wait = InterruptibleWait.ForCurrentThread ?? throw new InvalidOperationException("no wait on this thread");
+                InterruptibleWait? wait = interruptible
+                    ? InterruptibleWait.ForCurrentThread ?? throw new InvalidOperationException("no wait on this thread")
+                    : null;
                 Assert.True(transport.TryLendReceive(onlyIfAway: false));
                 borrow(peer, transport, wait);
                 transport.ReturnLent(loopBuffer, LentReturn.Idle);
