@@ -52,11 +52,17 @@ static inline int raw_parse_count(const char *text, const char *name)
     return (int) value;
 }
 
+/* The count in environment variable <name>, or <fallback> when it is unset or empty. */
+static inline int raw_env_count(const char *name, int fallback)
+{
+    const char *value = getenv(name);
+    return value != NULL && value[0] != '\0' ? raw_parse_count(value, name) : fallback;
+}
+
 /* PERF_WARMUP as in perf_common.h: untimed round trips before the latency clock starts. */
 static inline int raw_warmup_count(void)
 {
-    const char *value = getenv("PERF_WARMUP");
-    return value != NULL && value[0] != '\0' ? raw_parse_count(value, "PERF_WARMUP") : 0;
+    return raw_env_count("PERF_WARMUP", 0);
 }
 
 static inline double raw_now_us(void)

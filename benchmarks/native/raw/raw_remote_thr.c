@@ -17,8 +17,7 @@ int main(int argc, char *argv[])
     }
     int message_size = raw_parse_count(argv[2], "message-size");
     int message_count = raw_parse_count(argv[3], "message-count");
-    const char *bufs_text = getenv("RAW_BUFS");
-    int buffer_count = bufs_text != NULL && bufs_text[0] != '\0' ? raw_parse_count(bufs_text, "RAW_BUFS") : 1;
+    int buffer_count = raw_env_count("RAW_BUFS", 1);
     if (buffer_count < 1)
         buffer_count = 1;
     unsigned char **payloads = calloc((size_t) buffer_count, sizeof *payloads);
