@@ -20,7 +20,7 @@ public enum ErrorCode
     /// <summary>Bad address (never (parity)).</summary>
     EFAULT = 14,
 
-    /// <summary>No such device (bind to an unknown interface name (+)).</summary>
+    /// <summary>No such device (bind to an unknown interface name).</summary>
     ENODEV = 19,
 
     /// <summary>Invalid argument (invalid option, value, width, endpoint syntax, socket type, Z85 text, or key).</summary>
@@ -29,7 +29,7 @@ public enum ErrorCode
     /// <summary>Too many open files (MaxSockets exceeded, or the OS is out of handles).</summary>
     EMFILE = 24,
 
-    /// <summary>File name too long (an ipc:// path that does not fit a Unix-domain socket address (+)).</summary>
+    /// <summary>File name too long (an ipc:// path that does not fit a Unix-domain socket address).</summary>
     ENAMETOOLONG = 36,
 
     /// <summary>Socket operation on non-socket (Poll on a disposed registered socket).</summary>

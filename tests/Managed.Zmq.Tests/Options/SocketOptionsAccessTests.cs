@@ -11,7 +11,7 @@ public sealed class SocketOptionsAccessTests
 {
     private static readonly SocketType[] s_allTypes = Enum.GetValues<SocketType>();
 
-    /// <summary>Option, a valid value, and the socket types that accept it (§7 brackets).</summary>
+    /// <summary>Option, a valid value, and the socket types that accept it; libzmq refuses it with EINVAL on any other (docs/options.md).</summary>
     public static TheoryData<int, byte[], SocketType[]> Restricted => new()
     {
         { OptionId.RouterMandatory, Int32(1), [SocketType.Router] },

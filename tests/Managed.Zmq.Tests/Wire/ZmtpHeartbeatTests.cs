@@ -3,7 +3,7 @@ using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Tests.Wire;
 
-/// <summary>PING and PONG (RFC 37 §Connection Heartbeating; libzmq note docs/libzmq-behaviour.md L13; checklist J).</summary>
+/// <summary>PING and PONG (RFC 37 §Connection Heartbeating; libzmq note docs/libzmq-behaviour.md L13).</summary>
 public sealed class ZmtpHeartbeatTests
 {
     [Theory]

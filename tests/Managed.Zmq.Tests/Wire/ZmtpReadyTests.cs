@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// The NULL handshake's READY command (RFC 23 §The NULL Security Mechanism, §Worked Example,
-/// §Connection Metadata; libzmq note docs/libzmq-behaviour.md L6; checklist items 37 and 39).
+/// §Connection Metadata; libzmq note docs/libzmq-behaviour.md L6).
 /// </summary>
 public sealed class ZmtpReadyTests
 {

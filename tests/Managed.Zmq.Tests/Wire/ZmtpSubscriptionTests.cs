@@ -5,7 +5,7 @@ namespace Managed.Zmq.Tests.Wire;
 
 /// <summary>
 /// SUBSCRIBE/CANCEL commands (ZMTP 3.1) and 0x01/0x00 messages (ZMTP 3.0)
-/// (RFC 23 and RFC 37 §The Publish-Subscribe Pattern; libzmq notes docs/libzmq-behaviour.md L10, docs/libzmq-behaviour.md L12; checklist G).
+/// (RFC 23 and RFC 37 §The Publish-Subscribe Pattern; libzmq notes docs/libzmq-behaviour.md L10, docs/libzmq-behaviour.md L12).
 /// </summary>
 public sealed class ZmtpSubscriptionTests
 {
@@ -92,7 +92,7 @@ public sealed class ZmtpSubscriptionTests
     [InlineData("00 02 00 'A'", "False [A]")]
     [InlineData("00 01 01", "True []")]
     [InlineData("00 01 00", "False []")]
-    // A long frame must be accepted for a subscription message too (checklist 54).
+    // A long frame must be accepted for a subscription message too (RFC 37: any frame may use the long size).
     [InlineData("02 00 00 00 00 00 00 00 03 01 'AB'", "True [AB]")]
     [InlineData("00 00", "other")]
     [InlineData("00 02 02 'A'", "other")]

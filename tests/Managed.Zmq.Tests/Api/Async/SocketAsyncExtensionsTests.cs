@@ -3,7 +3,7 @@ using Managed.Zmq.Inproc;
 
 namespace Managed.Zmq.Tests.Api.Async;
 
-/// <summary>The §5.9 execution model: synchronous completion, signal-driven waits, cancellation, ordering, threads.</summary>
+/// <summary>The async extensions' execution model (truly asynchronous, docs/migrating.md): synchronous completion, signal-driven waits, cancellation, ordering, threads.</summary>
 public class SocketAsyncExtensionsTests
 {
     [Fact]
@@ -134,7 +134,8 @@ public class SocketAsyncExtensionsTests
         var pending = push.SendAsync("queued");
         Assert.False(pending.IsCompleted);
 
-        // The peer connects from its side: no synchronous call on the PUSH while its send is pending (§8.6).
+        // The peer connects from its side: no synchronous call on the PUSH while its send is pending (a socket is used
+        // from one thread at a time, docs/getting-started.md).
         pull.Connect(endpoint);
         Assert.Equal(6, await pending.AsTask().WaitAsync(PollingSockets.WaitLimit));
         Assert.Equal("queued", await pull.RecvStringAsync().AsTask().WaitAsync(PollingSockets.WaitLimit));

@@ -1,6 +1,6 @@
 namespace Managed.Zmq.Tests.Api.Polling;
 
-/// <summary>The readiness rules after the §5.3 table (libzmq ZMQ_EVENTS), which async sends and proxies rely on.</summary>
+/// <summary>The readiness rules of libzmq's ZMQ_EVENTS (In: a message can be received; Out: one can be sent without blocking), which async sends and proxies rely on.</summary>
 public class PollerReadinessTests
 {
     [Fact]
