@@ -4,8 +4,8 @@ using Managed.Zmq;
 
 // Modes:
 //   echo-server   binds a REP on tcp://127.0.0.1 (ephemeral port), prints "port <n>", answers every
-//                 request with itself, and prints "accept-failed <errno>" for each ACCEPT_FAILED
-//                 monitor event. Runs until killed. The fd-exhaustion test runs it under prlimit.
+//                 request with itself, and prints, in the order the monitor gives them, "accepted" for
+//                 each ACCEPTED and "accept-failed <errno>" for each ACCEPT_FAILED event. Runs until killed. The fd-exhaustion test runs it under prlimit.
 if (args is not ["echo-server"])
 {
     Console.Error.WriteLine("usage: Managed.Zmq.TestHost echo-server");
@@ -19,7 +19,7 @@ using var rep = new Socket(context, SocketType.Rep);
 rep.SetOption(SocketOption.Handshake_Ivl, 0);
 rep.SetOption(SocketOption.Linger, 0);
 string monitorEndpoint = $"inproc://testhost-monitor-{Environment.ProcessId}";
-rep.Monitor(monitorEndpoint, SocketMonitorEvent.AcceptFailed);
+rep.Monitor(monitorEndpoint, SocketMonitorEvent.Accepted | SocketMonitorEvent.AcceptFailed);
 using var events = new Socket(context, SocketType.Pair);
 events.Connect(monitorEndpoint);
 var monitor = new Thread(() =>
@@ -28,8 +28,9 @@ var monitor = new Thread(() =>
     {
         byte[] header = events.RecvBytes();
         events.RecvBytes();
+        var kind = (SocketMonitorEvent)BinaryPrimitives.ReadUInt16LittleEndian(header);
         int value = BinaryPrimitives.ReadInt32LittleEndian(header.AsSpan(2));
-        Console.WriteLine($"accept-failed {value.ToString(CultureInfo.InvariantCulture)}");
+        Console.WriteLine(kind == SocketMonitorEvent.Accepted ? "accepted" : $"accept-failed {value.ToString(CultureInfo.InvariantCulture)}");
     }
 })
 { IsBackground = true };
