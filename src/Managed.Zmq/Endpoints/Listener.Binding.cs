@@ -43,12 +43,8 @@ internal sealed partial class Listener
                     return ZmqConstants.ENOTSUP;
                 }
 
-                // SO_BINDTODEVICE (SOL_SOCKET 1, option 25); an unknown device fails the bind with ENODEV.
-                try
-                {
-                    listenSocket.SetRawSocketOption(1, 25, System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0"));
-                }
-                catch (SocketException)
+                // An unknown device fails the bind with ENODEV.
+                if (!SocketTuning.TryBindToDevice(listenSocket, options))
                 {
                     listenSocket.Dispose();
                     return ZmqConstants.ENODEV;

@@ -97,7 +97,10 @@ internal static class SocketTuning
         }
     }
 
-    /// <summary>The options of a connection itself: TCP_NODELAY, keep-alive, TOS, TCP_USER_TIMEOUT, the device.</summary>
+    /// <summary>
+    /// The options of a connection itself: TCP_NODELAY, keep-alive, TOS, TCP_USER_TIMEOUT. Not the device, which is
+    /// no best-effort option (<see cref="TryBindToDevice"/>); an accepted socket has its listener's.
+    /// </summary>
     private static void ApplyConnection(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         if (socket.AddressFamily == AddressFamily.Unix)
@@ -116,13 +119,8 @@ internal static class SocketTuning
                 TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoTcp, LinuxSocketOptions.TcpUserTimeout, BitConverter.GetBytes(timeout)));
             }
 
-            if (options.BindToDevice.Length > 0)
-            {
-                // Bindtodevice is SO_BINDTODEVICE.
-                byte[] device = System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0");
-                TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoBindToDevice, device));
-            }
         }
+
         ApplyTypeOfService(socket, options);
 
         if (options.TcpKeepalive >= 0)
@@ -146,6 +144,36 @@ internal static class SocketTuning
             {
                 TrySet(() => socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, options.TcpKeepaliveCount));
             }
+        }
+    }
+
+    /// <summary>
+    /// Bindtodevice: SO_BINDTODEVICE on a tcp socket about to bind or connect, as libzmq sets it when it opens one.
+    /// False when the kernel refuses it (an unknown device, or no privilege) or the system has no such option (not
+    /// Linux): libzmq then fails the bind, or closes the socket and retries the connect after the reconnect
+    /// interval; a socket never goes out through another interface than the one asked for. True when none is set.
+    /// </summary>
+    public static bool TryBindToDevice(System.Net.Sockets.Socket socket, SocketOptions options)
+    {
+        if (options.BindToDevice.Length == 0)
+        {
+            return true;
+        }
+
+        if (!OperatingSystem.IsLinux())
+        {
+            return false;
+        }
+
+        try
+        {
+            byte[] device = System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0");
+            socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoBindToDevice, device);
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
         }
     }
 
