@@ -191,7 +191,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
         _socksTransport = transport;
         var options = _socket.Options;
         bool open = await Socks5Client.TryConnectAsync(
-            transport, target.Host, target.Port, options.SocksUsername, options.SocksPassword).ConfigureAwait(true);
+            transport, target.Host, target.Port, options.SocksUsername.ToArray(), options.SocksPassword.ToArray()).ConfigureAwait(true);
         _socksTransport = null;
         if (open && !_stopped)
         {

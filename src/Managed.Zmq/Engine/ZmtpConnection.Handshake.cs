@@ -26,13 +26,13 @@ internal sealed partial class ZmtpConnection
             AsServer = options.AsServer,
             RoutingId = options.RoutingId.ToArray(),
             ApplicationMetadata = options.ApplicationMetadata,
-            PlainUsername = options.PlainUsername,
-            PlainPassword = options.PlainPassword,
+            PlainUsername = options.PlainUsername.ToArray(),
+            PlainPassword = options.PlainPassword.ToArray(),
             // Copied only for CURVE: a NULL or PLAIN connection holds no copy of the keys to wipe.
             CurvePublicKey = curve ? options.CurvePublicKey.ToArray() : [],
             CurveSecretKey = curve ? options.CurveSecretKey.ToArray() : [],
             CurveServerKey = curve ? options.CurveServerKey.ToArray() : [],
-            ZapDomain = options.ZapDomain,
+            ZapDomain = options.ZapDomain.ToArray(),
             IsZapHandlerBound = () => zap.IsHandlerBound,
             PeerAddress = _transport.PeerAddress,
         };

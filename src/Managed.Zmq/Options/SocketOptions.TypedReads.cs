@@ -110,18 +110,19 @@ internal sealed partial class SocketOptions
     /// <summary>The welcome message for new subscribers, or null when none is set (or it was cleared with an empty value).</summary>
     public byte[]? XpubWelcomeMessage => _blobs[OptionTable.XpubWelcomeMessageSlot];
 
-    public string ZapDomain => _texts[OptionTable.ZapDomainSlot];
+    // The octets as set, not their text: libzmq sends them as they are, and they need not be UTF-8.
+    public ReadOnlySpan<byte> ZapDomain => _blobs[OptionTable.ZapDomainSlot];
 
-    public string PlainUsername => _texts[OptionTable.PlainUsernameSlot];
+    public ReadOnlySpan<byte> PlainUsername => _blobs[OptionTable.PlainUsernameSlot];
 
-    public string PlainPassword => _texts[OptionTable.PlainPasswordSlot];
+    public ReadOnlySpan<byte> PlainPassword => _blobs[OptionTable.PlainPasswordSlot];
 
     public string SocksProxy => _texts[OptionTable.SocksProxySlot];
 
     /// <summary>Empty when none is set; then the SOCKS client offers only "no authentication", as libzmq does.</summary>
-    public string SocksUsername => _texts[OptionTable.SocksUsernameSlot];
+    public ReadOnlySpan<byte> SocksUsername => _blobs[OptionTable.SocksUsernameSlot];
 
-    public string SocksPassword => _texts[OptionTable.SocksPasswordSlot];
+    public ReadOnlySpan<byte> SocksPassword => _blobs[OptionTable.SocksPasswordSlot];
 
     public string BindToDevice => _texts[OptionTable.BindToDeviceSlot];
 

@@ -19,9 +19,9 @@ internal sealed class MechanismSettings
     /// <summary>The Metadata option's properties, already encoded as RFC 23 properties in the order libzmq sends them.</summary>
     public byte[] ApplicationMetadata { get; init; } = [];
 
-    public string PlainUsername { get; init; } = string.Empty;
+    public byte[] PlainUsername { get; init; } = [];
 
-    public string PlainPassword { get; init; } = string.Empty;
+    public byte[] PlainPassword { get; init; } = [];
 
     public byte[] CurvePublicKey { get; init; } = [];
 
@@ -29,7 +29,7 @@ internal sealed class MechanismSettings
 
     public byte[] CurveServerKey { get; init; } = [];
 
-    public string ZapDomain { get; init; } = string.Empty;
+    public byte[] ZapDomain { get; init; } = [];
 
     /// <summary>
     /// Whether a ZAP handler is bound at inproc://zeromq.zap.01 in the socket's context now. Asked when a request would

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
-using System.Text;
 using Managed.Zmq.Wire;
 
 namespace Managed.Zmq.Security;
@@ -20,8 +19,8 @@ internal sealed class PlainClient : MechanismBase
     public PlainClient(MechanismSettings settings)
         : base(settings)
     {
-        byte[] user = Encoding.UTF8.GetBytes(settings.PlainUsername);
-        byte[] password = Encoding.UTF8.GetBytes(settings.PlainPassword);
+        byte[] user = settings.PlainUsername;
+        byte[] password = settings.PlainPassword;
         Debug.Assert(user.Length <= MaxCredentialLength && password.Length <= MaxCredentialLength, "Options keep credentials to 255 octets (docs/libzmq-behaviour.md L8).");
 
         // RFC 24 §Implementation: hello = command-size %d5 "HELLO" username password, each a
@@ -32,7 +31,6 @@ internal sealed class PlainClient : MechanismBase
         data[1 + user.Length] = (byte)password.Length;
         password.CopyTo(data, 2 + user.Length);
         _hello = BuildCommand(ZmtpCommandNames.Hello, data);
-        CryptographicOperations.ZeroMemory(password);
         CryptographicOperations.ZeroMemory(data);
         QueueCommand(_hello, WipeHello);
     }

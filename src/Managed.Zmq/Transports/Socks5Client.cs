@@ -57,7 +57,7 @@ internal static class Socks5Client
     /// <param name="port">The endpoint's port.</param>
     /// <param name="username">Socks_Username; empty for no authentication.</param>
     /// <param name="password">Socks_Password, sent only with a username.</param>
-    public static async ValueTask<bool> TryConnectAsync(IByteTransport transport, string host, int port, string username, string password)
+    public static async ValueTask<bool> TryConnectAsync(IByteTransport transport, string host, int port, byte[] username, byte[] password)
     {
         byte[]? hostName = null;
         if (!IPAddress.TryParse(host, out var literal))
@@ -131,7 +131,7 @@ internal static class Socks5Client
     }
 
     /// <summary>RFC 1929 §2; the option table keeps both at most 255 bytes, as their one-octet lengths need.</summary>
-    private static void WriteAuthenticationRequest(PipeWriter writer, string username, string password)
+    private static void WriteAuthenticationRequest(PipeWriter writer, byte[] username, byte[] password)
     {
         writer.GetSpan(1)[0] = AuthenticationVersion;
         writer.Advance(1);
@@ -139,12 +139,12 @@ internal static class Socks5Client
         WriteWithLength(writer, password);
     }
 
-    /// <summary>One octet of length, then the UTF-8 text.</summary>
-    private static void WriteWithLength(PipeWriter writer, string text)
+    /// <summary>One octet of length, then the octets as the option holds them.</summary>
+    private static void WriteWithLength(PipeWriter writer, byte[] value)
     {
-        writer.GetSpan(1)[0] = (byte)Encoding.UTF8.GetByteCount(text);
+        writer.GetSpan(1)[0] = (byte)value.Length;
         writer.Advance(1);
-        Encoding.UTF8.GetBytes(text.AsSpan(), writer);
+        writer.Write(value);
     }
 
     /// <summary>RFC 1928 §4: VER CMD RSV ATYP DST.ADDR DST.PORT, the address a literal or a name the proxy resolves.</summary>

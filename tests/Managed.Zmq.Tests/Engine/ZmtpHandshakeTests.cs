@@ -227,7 +227,7 @@ public sealed class ZmtpHandshakeTests
     {
         var mechanism = plain ? Managed.Zmq.Wire.ZmtpMechanism.Plain : Managed.Zmq.Wire.ZmtpMechanism.Null;
         // A 2.0 peer cannot authenticate: libzmq refuses it when a mechanism or ZAP is on.
-        var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, Mechanism = mechanism, ZapDomain = zapDomain } };
+        var settings = new HandshakeSettings { Mechanism = new MechanismSettings { SocketType = SocketType.Dealer, Mechanism = mechanism, ZapDomain = System.Text.Encoding.UTF8.GetBytes(zapDomain) } };
         var (result, _) = await RunAsync(settings, peer => peer.SendAsync(WireBytes.Parse("FF 00*7 01 7F 01 06 00 00")));
 
         Assert.Equal(HandshakeOutcome.UnsupportedVersion, result.Outcome);

@@ -16,7 +16,7 @@ public sealed class ZmtpHandshakeZmtp10Tests
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
 
     private static HandshakeSettings Settings(SocketType type, string routingId = "", ZmtpMechanism mechanism = ZmtpMechanism.Null, string zapDomain = "") =>
-        new() { Mechanism = new MechanismSettings { SocketType = type, RoutingId = System.Text.Encoding.ASCII.GetBytes(routingId), Mechanism = mechanism, ZapDomain = zapDomain } };
+        new() { Mechanism = new MechanismSettings { SocketType = type, RoutingId = System.Text.Encoding.ASCII.GetBytes(routingId), Mechanism = mechanism, ZapDomain = System.Text.Encoding.UTF8.GetBytes(zapDomain) } };
 
     /// <summary>Runs a handshake against <paramref name="script"/>; returns the result and every octet we sent until it ended.</summary>
     private static async Task<(HandshakeResult Result, byte[] Sent)> RunAsync(HandshakeSettings settings, Func<ScriptedPeer, Task> script)

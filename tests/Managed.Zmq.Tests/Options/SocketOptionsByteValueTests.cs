@@ -97,7 +97,7 @@ public sealed class SocketOptionsByteValueTests
     }
 
     [Fact]
-    public void StringProperties_AfterSet_ExposeDecodedText()
+    public void TypedReads_AfterSetText_ExposeTheValue()
     {
         var options = new SocketOptions(SocketType.Dealer, ipv6Default: false);
 
@@ -109,13 +109,13 @@ public sealed class SocketOptionsByteValueTests
         options.SetText(OptionId.SocksUsername, "socks-user");
         options.SetText(OptionId.SocksPassword, "socks-pass");
 
-        Assert.Equal("domain", options.ZapDomain);
-        Assert.Equal("user", options.PlainUsername);
-        Assert.Equal("pass", options.PlainPassword);
+        Assert.Equal("domain"u8.ToArray(), options.ZapDomain.ToArray());
+        Assert.Equal("user"u8.ToArray(), options.PlainUsername.ToArray());
+        Assert.Equal("pass"u8.ToArray(), options.PlainPassword.ToArray());
         Assert.Equal("127.0.0.1:1080", options.SocksProxy);
         Assert.Equal("eth0", options.BindToDevice);
-        Assert.Equal("socks-user", options.SocksUsername);
-        Assert.Equal("socks-pass", options.SocksPassword);
+        Assert.Equal("socks-user"u8.ToArray(), options.SocksUsername.ToArray());
+        Assert.Equal("socks-pass"u8.ToArray(), options.SocksPassword.ToArray());
     }
 
     [Fact]
@@ -216,5 +216,23 @@ public sealed class SocketOptionsByteValueTests
         routingId[0] = (byte)'z';
 
         Assert.Equal("abc"u8.ToArray(), options.GetBytes(OptionId.RoutingId));
+    }
+
+    [Fact]
+    public void TypedReads_OctetsNotUtf8_AsSet()
+    {
+        // The credentials and the ZAP domain go on the wire as set, as libzmq sends them, not as text.
+        byte[] octets = [0xE9, 0xFF, 0x80, 0x00];
+        var options = new SocketOptions(SocketType.Dealer, ipv6Default: false);
+        foreach (int option in new[] { OptionId.ZapDomain, OptionId.PlainUsername, OptionId.PlainPassword, OptionId.SocksUsername, OptionId.SocksPassword })
+        {
+            Assert.Equal(OptionStatus.Ok, options.TrySet(option, octets));
+        }
+
+        Assert.Equal(octets, options.ZapDomain.ToArray());
+        Assert.Equal(octets, options.PlainUsername.ToArray());
+        Assert.Equal(octets, options.PlainPassword.ToArray());
+        Assert.Equal(octets, options.SocksUsername.ToArray());
+        Assert.Equal(octets, options.SocksPassword.ToArray());
     }
 }

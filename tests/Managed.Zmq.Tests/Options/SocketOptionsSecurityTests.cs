@@ -164,7 +164,7 @@ public sealed class SocketOptionsSecurityTests
         Assert.Equal(OptionStatus.Ok, options.TrySet(OptionId.PlainUsername, []));
 
         Assert.Equal(string.Empty, options.GetText(OptionId.PlainUsername));
-        Assert.Equal(string.Empty, options.PlainUsername);
+        Assert.True(options.PlainUsername.IsEmpty);
     }
 
     private static int Apply(SocketOptions options, string step)

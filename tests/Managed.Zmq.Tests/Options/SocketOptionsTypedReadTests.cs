@@ -97,7 +97,7 @@ public sealed class SocketOptionsTypedReadTests
         Assert.Equal(10, snapshot.SendHwm);
         Assert.Equal("before"u8.ToArray(), snapshot.RoutingId.ToArray());
         Assert.Equal(ZmtpMechanism.Plain, snapshot.Mechanism);
-        Assert.Equal("user", snapshot.PlainUsername);
+        Assert.Equal("user"u8.ToArray(), snapshot.PlainUsername.ToArray());
         Assert.Equal(20, options.SendHwm);
         Assert.Equal(ZmtpMechanism.Curve, options.Mechanism);
     }

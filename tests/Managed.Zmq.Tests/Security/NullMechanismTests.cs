@@ -157,7 +157,7 @@ public sealed class NullMechanismTests
     [Fact]
     public void Constructor_ZapDomainWithoutHandler_SendsReadyAtOnce()
     {
-        using var router = new NullMechanism(new MechanismSettings { SocketType = SocketType.Router, ZapDomain = "global" });
+        using var router = new NullMechanism(new MechanismSettings { SocketType = SocketType.Router, ZapDomain = "global"u8.ToArray() });
 
         Assert.Equal(MechanismStatus.Handshaking, router.Status);
         Assert.Null(router.TakeZapRequest());
@@ -328,7 +328,7 @@ public sealed class NullMechanismTests
     private static MechanismSettings ZapSettings() => new()
     {
         SocketType = SocketType.Router,
-        ZapDomain = "global",
+        ZapDomain = "global"u8.ToArray(),
         IsZapHandlerBound = static () => true,
         PeerAddress = "10.0.0.7",
         RoutingId = "R1"u8.ToArray(),

@@ -54,6 +54,30 @@ public sealed class PlainMechanismTests
     }
 
     [Fact]
+    public void Handshake_CredentialsAndDomainNotUtf8_ReachZapAsSet()
+    {
+        // Octets, as libzmq sends them: none is valid UTF-8, and 255 octets of 0xFF would not fit a one-octet
+        // length if they were re-encoded as text.
+        byte[] user = Enumerable.Repeat((byte)0xFF, 255).ToArray();
+        byte[] password = [0xE9, 0x00, 0x80];
+        byte[] domain = [0xC3, 0x28];
+        using var client = Client(user, password);
+        using var server = Server(handler: true, domain);
+        IReadOnlyList<byte[]>? seen = null;
+
+        Run(client, server, request =>
+        {
+            seen = request.Select(frame => frame.ToArray()).ToList();
+            return Reply("200", "admin");
+        });
+
+        Assert.Equal(MechanismStatus.Ready, server.Status);
+        Assert.Equal(domain, seen![2]);
+        Assert.Equal(user, seen[6]);
+        Assert.Equal(password, seen[7]);
+    }
+
+    [Fact]
     public void ProcessCommand_HelloWithoutZapHandler_FailsNoDetailEfault()
     {
         using var client = Client("admin", "secret");
@@ -192,7 +216,10 @@ public sealed class PlainMechanismTests
         Assert.Equal(MechanismStatus.Handshaking, client.Status);
     }
 
-    private static PlainClient Client(string user, string password, SocketType type = SocketType.Dealer) => new(new MechanismSettings
+    private static PlainClient Client(string user, string password, SocketType type = SocketType.Dealer) =>
+        Client(Encoding.UTF8.GetBytes(user), Encoding.UTF8.GetBytes(password), type);
+
+    private static PlainClient Client(byte[] user, byte[] password, SocketType type = SocketType.Dealer) => new(new MechanismSettings
     {
         SocketType = type,
         Mechanism = ZmtpMechanism.Plain,
@@ -200,12 +227,12 @@ public sealed class PlainMechanismTests
         PlainPassword = password,
     });
 
-    private static PlainServer Server(bool handler) => new(new MechanismSettings
+    private static PlainServer Server(bool handler, byte[]? domain = null) => new(new MechanismSettings
     {
         SocketType = SocketType.Router,
         Mechanism = ZmtpMechanism.Plain,
         AsServer = true,
-        ZapDomain = "dom",
+        ZapDomain = domain ?? "dom"u8.ToArray(),
         IsZapHandlerBound = () => handler,
         PeerAddress = "127.0.0.1",
     });

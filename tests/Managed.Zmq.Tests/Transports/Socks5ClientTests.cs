@@ -22,7 +22,7 @@ public sealed class Socks5ClientTests
     {
         var proxy = new ScriptedProxy([5, 0], [5, 0, 0, 1, 10, 0, 0, 1, 0x1F, 0x90], s_greeting);
 
-        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, string.Empty, string.Empty)
+        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, [], [])
             .AsTask().WaitAsync(s_timeout);
 
         Assert.True(open);
@@ -36,7 +36,7 @@ public sealed class Socks5ClientTests
         byte[] name = "zmq.example"u8.ToArray();
         var proxy = new ScriptedProxy([5, 2], [1, 0], [5, 0, 0, 3, (byte)name.Length, .. name, 0, 80], s_greeting);
 
-        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "zmq.example", 5555, "user", "pw")
+        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "zmq.example", 5555, "user"u8.ToArray(), "pw"u8.ToArray())
             .AsTask().WaitAsync(s_timeout);
 
         Assert.True(open);
@@ -51,7 +51,7 @@ public sealed class Socks5ClientTests
         byte[] reply = [5, 0, 0, 4, .. new byte[16], 0x1F, 0x90];
         var proxy = new ScriptedProxy([5, 0], reply, s_greeting);
 
-        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "::1", 5555, string.Empty, string.Empty)
+        bool open = await Socks5Client.TryConnectAsync(proxy.Transport, "::1", 5555, [], [])
             .AsTask().WaitAsync(s_timeout);
 
         Assert.True(open);
@@ -65,7 +65,7 @@ public sealed class Socks5ClientTests
     {
         var proxy = new ScriptedProxy(methodReply);
 
-        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, string.Empty, string.Empty)
+        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, [], [])
             .AsTask().WaitAsync(s_timeout));
     }
 
@@ -74,7 +74,7 @@ public sealed class Socks5ClientTests
     {
         var proxy = new ScriptedProxy([5, 2], [1, 1]);
 
-        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, "user", "bad")
+        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, "user"u8.ToArray(), "bad"u8.ToArray())
             .AsTask().WaitAsync(s_timeout));
     }
 
@@ -85,7 +85,7 @@ public sealed class Socks5ClientTests
     {
         var proxy = new ScriptedProxy([5, 0], connectReply);
 
-        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, string.Empty, string.Empty)
+        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, [], [])
             .AsTask().WaitAsync(s_timeout));
     }
 
@@ -95,7 +95,7 @@ public sealed class Socks5ClientTests
         var proxy = new ScriptedProxy([5, 0], [5, 0, 0]);
         proxy.CloseAfterScript();
 
-        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, string.Empty, string.Empty)
+        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, "192.0.2.7", 5555, [], [])
             .AsTask().WaitAsync(s_timeout));
     }
 
@@ -104,7 +104,7 @@ public sealed class Socks5ClientTests
     {
         var proxy = new ScriptedProxy();
 
-        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, new string('a', 256), 5555, string.Empty, string.Empty)
+        Assert.False(await Socks5Client.TryConnectAsync(proxy.Transport, new string('a', 256), 5555, [], [])
             .AsTask().WaitAsync(s_timeout));
         Assert.Empty(await proxy.SentAsync());
     }

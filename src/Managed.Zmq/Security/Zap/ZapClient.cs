@@ -36,12 +36,12 @@ internal static class ZapClient
     /// <param name="routingId">Our own socket's routing id, not the peer's, as libzmq sends (docs/libzmq-behaviour.md L21).</param>
     /// <param name="mechanism">The mechanism in use.</param>
     /// <param name="credentials">NULL: none; PLAIN: user name and password; CURVE: the client's 32-octet public key.</param>
-    public static byte[][] BuildRequest(string domain, string address, ReadOnlySpan<byte> routingId, ZmtpMechanism mechanism, params byte[][] credentials)
+    public static byte[][] BuildRequest(ReadOnlySpan<byte> domain, string address, ReadOnlySpan<byte> routingId, ZmtpMechanism mechanism, params byte[][] credentials)
     {
         var frames = new byte[6 + credentials.Length][];
         frames[0] = Version.ToArray();
         frames[1] = RequestId.ToArray();
-        frames[2] = Encoding.UTF8.GetBytes(domain);
+        frames[2] = domain.ToArray();
         frames[3] = Encoding.ASCII.GetBytes(address);
         frames[4] = routingId.ToArray();
         frames[5] = GetMechanismName(mechanism);

@@ -14,7 +14,7 @@ public sealed class ZapClientTests
     {
         byte[] key = Enumerable.Range(0, 32).Select(i => (byte)i).ToArray();
 
-        byte[][] frames = ZapClient.BuildRequest("", "::1", "id"u8, ZmtpMechanism.Curve, key);
+        byte[][] frames = ZapClient.BuildRequest([], "::1", "id"u8, ZmtpMechanism.Curve, key);
 
         Assert.Equal(7, frames.Length);
         Assert.Equal(["1.0", "1", "", "::1", "id", "CURVE"], frames.Take(6).Select(f => Encoding.ASCII.GetString(f)));
