@@ -68,6 +68,28 @@ public sealed unsafe class OptionParityTests
         Assert.Equal(ZmqConstants.EINVAL, ourError);
     }
 
+    /// <summary>Connect_Routing_Id is one of those ROUTER options: the same difference, pinned the same way.</summary>
+    [Fact]
+    public void SetOption_ConnectRoutingIdOnRep_LibzmqTakesItOursRefuses()
+    {
+        byte[] id = "rep-id"u8.ToArray();
+        using var native = new NativeContext();
+        using var theirSocket = native.Socket(SocketType.Rep);
+        int theirError;
+        fixed (byte* value = id)
+        {
+            theirError = Errno.OfNative(LibZmq.zmq_setsockopt(theirSocket.Handle, (int)SocketOption.Connect_Routing_Id, value, (nuint)id.Length));
+        }
+
+        using var context = new Context();
+        using var ourSocket = new Socket(context, SocketType.Rep);
+
+        int ourError = Errno.Of(() => ourSocket.SetOption(SocketOption.Connect_Routing_Id, id));
+
+        Assert.Equal(0, theirError);
+        Assert.Equal(ZmqConstants.EINVAL, ourError);
+    }
+
     [Fact]
     public void SetOption_ZapDomainEmpty_RefusedAsLibzmq()
     {
