@@ -52,7 +52,12 @@ public sealed class ReadTurnWaitTests : TransportSockets
                 IoThreadProbe.WaitForTimer(thread, 3 * Tuning.Blocking.ReadTurnMicroseconds / 1000, Timeout);
                 rep.Send($"r{i}");
             });
-            Assert.Equal($"r{i}", req.RecvString());
+            // The Recv has no deadline of its own (the path this test is about), so it runs on its own thread: a reply
+            // that never came would fail the test here instead of hanging the run.
+            string? reply = null;
+            var recv = BackgroundCall.Start(() => reply = req.RecvString());
+            Assert.True(recv.Wait(3 * Timeout), "the Recv did not return the slow peer's reply");
+            Assert.Equal($"r{i}", reply);
             Assert.True(slowPeer.Wait(Timeout), "the slow peer did not answer");
             if (!onTurn || Volatile.Read(ref meters.ReadTurnDeclines) != declines)
             {

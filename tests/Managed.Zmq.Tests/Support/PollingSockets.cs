@@ -1,6 +1,10 @@
 namespace Managed.Zmq.Tests.Support;
 
-/// <summary>Socket helpers for the polling tests: Linger 0 so a context never waits on a test's leftovers, and unique endpoints.</summary>
+/// <summary>
+/// Socket helpers for the polling tests: Linger 0 so a context never waits on a test's leftovers, send and receive
+/// timeouts of <see cref="WaitLimit"/> so a synchronous Send or Recv that a broken library never completes fails the test
+/// instead of hanging the run, and unique endpoints.
+/// </summary>
 internal static class PollingSockets
 {
     /// <summary>Generous bound on every wait, so a broken wake-up fails a test instead of hanging the run.</summary>
@@ -10,6 +14,8 @@ internal static class PollingSockets
     {
         var socket = new Socket(context, type);
         socket.SetOption(SocketOption.Linger, 0);
+        socket.SetOption(SocketOption.Rcvtimeo, (int)WaitLimit.TotalMilliseconds);
+        socket.SetOption(SocketOption.Sndtimeo, (int)WaitLimit.TotalMilliseconds);
         return socket;
     }
 

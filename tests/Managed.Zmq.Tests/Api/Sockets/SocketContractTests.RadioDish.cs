@@ -227,20 +227,26 @@ public abstract partial class SocketContractTests
     }
 
     [Fact]
-    public void Radio_NoDishJoined_SendSucceedsWithoutBlocking()
+    public async Task Radio_NoDishJoined_SendSucceedsWithoutBlocking()
     {
         var (radio, _) = Pair(SocketType.Radio, SocketType.Dish);
         radio.SetOption(SocketOption.Sndtimeo, -1);
 
-        // RFC 48: a RADIO never blocks; a message nobody joined for is dropped.
-        for (int i = 0; i < 10_000; i++)
+        // RFC 48: a RADIO never blocks; a message nobody joined for is dropped. With Sndtimeo -1 a send that waited
+        // would wait forever: off the test thread, that fails the test instead.
+        var sending = Task.Run(() =>
         {
-            SendToGroup(radio, "nobody", "x");
-        }
+            for (int i = 0; i < 10_000; i++)
+            {
+                SendToGroup(radio, "nobody", "x");
+            }
+        });
+
+        await CompletesAsync(sending, "RADIO blocked with no dish joined");
     }
 
     [Fact]
-    public void Radio_DishNotReading_DropsAtHwmInsteadOfBlocking()
+    public async Task Radio_DishNotReading_DropsAtHwmInsteadOfBlocking()
     {
         var (radio, dish) = Pair(SocketType.Radio, SocketType.Dish);
         radio.SetOption(SocketOption.Sndhwm, 10);
@@ -248,11 +254,16 @@ public abstract partial class SocketContractTests
         dish.Join("flood");
         WaitUntilJoined(radio, dish);
 
-        for (int i = 0; i < 20_000; i++)
+        // Sndtimeo -1 as above: a RADIO that waited at HWM would never return, so the sends run off the test thread.
+        var sending = Task.Run(() =>
         {
-            SendToGroup(radio, "flood", "x");
-        }
+            for (int i = 0; i < 20_000; i++)
+            {
+                SendToGroup(radio, "flood", "x");
+            }
+        });
 
+        await CompletesAsync(sending, "RADIO blocked on a dish that does not read");
         Assert.Equal("x", dish.RecvString());
     }
 
