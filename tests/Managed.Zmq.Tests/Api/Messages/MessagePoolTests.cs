@@ -6,6 +6,12 @@ public class MessagePoolTests
 {
     private const int FourMiB = 4 * 1024 * 1024;
 
+    /// <summary>
+    /// How long a test waits on its own threads (through <see cref="BackgroundCall"/>, so a failure on one is reported
+    /// and a hung one cannot keep the run alive): generous, reached only when the pool hangs a thread.
+    /// </summary>
+    private const int ThreadLimit = 30_000;
+
     [Fact]
     public void Shared_Always_ReturnsSameInstance() => Assert.Same(MessagePool.Shared, MessagePool.Shared);
 
@@ -480,9 +486,8 @@ public class MessagePoolTests
     {
         var pool = new MessagePool();
         Message message = pool.Rent(100);
-        var thread = new Thread(() => message.Dispose());
-        thread.Start();
-        thread.Join();
+        var returning = BackgroundCall.Start(message.Dispose);
+        Assert.True(returning.Wait(ThreadLimit), "the return on another thread did not finish");
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(1, stats.TotalReturns);
         Assert.Equal(0, stats.OutstandingBuffers);
@@ -495,9 +500,9 @@ public class MessagePoolTests
         const int ThreadCount = 8;
         const int Iterations = 2000;
         using var start = new Barrier(ThreadCount);
-        var threads = Enumerable.Range(0, ThreadCount).Select(t => new Thread(() =>
+        var threads = Enumerable.Range(0, ThreadCount).Select(t => BackgroundCall.Start(() =>
         {
-            start.SignalAndWait();
+            Assert.True(start.SignalAndWait(ThreadLimit), "not every thread reached the start");
             var held = new List<Message>();
             for (int i = 0; i < Iterations; i++)
             {
@@ -521,8 +526,7 @@ public class MessagePoolTests
                 m.Dispose();
             }
         })).ToList();
-        threads.ForEach(t => t.Start());
-        threads.ForEach(t => t.Join());
+        threads.ForEach(t => Assert.True(t.Wait(ThreadLimit), "a renting thread did not finish"));
 
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(ThreadCount * Iterations, stats.TotalRents);
@@ -537,22 +541,27 @@ public class MessagePoolTests
     {
         var pool = new MessagePool();
         const int Count = 5000;
-        var queue = new System.Collections.Concurrent.BlockingCollection<Message>(64);
-        var consumer = new Thread(() =>
+        using var queue = new System.Collections.Concurrent.BlockingCollection<Message>(64);
+        var consumer = BackgroundCall.Start(() =>
         {
             foreach (Message m in queue.GetConsumingEnumerable())
             {
                 m.Dispose();
             }
         });
-        consumer.Start();
         for (int i = 0; i < Count; i++)
         {
-            queue.Add(pool.Rent(i % 300));
+            // Bounded: a consumer that died or hung would otherwise leave this thread waiting for room for ever.
+            if (!queue.TryAdd(pool.Rent(i % 300), ThreadLimit))
+            {
+                // Rethrows what ended the consumer, if something did.
+                consumer.Wait(0);
+                Assert.Fail("the consumer stopped taking messages");
+            }
         }
 
         queue.CompleteAdding();
-        consumer.Join();
+        Assert.True(consumer.Wait(ThreadLimit), "the consumer did not finish");
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(Count, stats.TotalReturns);
         Assert.Equal(0, stats.OutstandingBuffers);
