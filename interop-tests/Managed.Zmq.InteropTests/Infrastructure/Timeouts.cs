@@ -14,6 +14,12 @@ internal static class Timeouts
 
     /// <summary>One short wait inside a retry loop.</summary>
     public static readonly TimeSpan Probe = TimeSpan.FromMilliseconds(20);
+
+    /// <summary>
+    /// How long a fixture's Context.Dispose may take once its sockets are closed with Linger 0: generous, since a
+    /// thousand connections may still be closing, and reached only when teardown hangs.
+    /// </summary>
+    public static readonly TimeSpan Dispose = TimeSpan.FromSeconds(30);
 }
 
 /// <summary>Runs a scenario on its own thread and fails it if it overruns its deadline.</summary>
@@ -32,6 +38,18 @@ internal static class Deadline
         {
             throw new TimeoutException($"Scenario did not finish within {Timeouts.Scenario.TotalSeconds} s (hung send, receive or dispose).");
         }
+    }
+
+    /// <summary>
+    /// Disposes <paramref name="resource"/> on its own thread and fails if that takes longer than
+    /// <see cref="Timeouts.Dispose"/>: a Context's Dispose blocks until every socket of it is closed, and a hang there
+    /// must fail the test, not stall the run.
+    /// </summary>
+    public static void Dispose(IDisposable resource, string what)
+    {
+        var disposing = Start(resource.Dispose);
+        if (!disposing.Wait(Timeouts.Dispose))
+            throw new TimeoutException($"{what} did not return within {Timeouts.Dispose.TotalSeconds} s.");
     }
 
     /// <summary>Starts a helper (e.g. a sender) on its own thread.</summary>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Managed.Zmq.Diagnostics;
+using Managed.Zmq.InteropTests.Infrastructure;
 
 namespace Managed.Zmq.InteropTests.Resilience;
 
@@ -210,5 +211,5 @@ public sealed class ProcessFaultTests : IDisposable
         }
     }
 
-    public void Dispose() => _context.Dispose();
+    public void Dispose() => Deadline.Dispose(_context, "Context.Dispose after every socket was closed with Linger 0");
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Managed.Zmq.Diagnostics;
+using Managed.Zmq.InteropTests.Infrastructure;
 
 namespace Managed.Zmq.InteropTests.Resilience;
 
@@ -114,5 +115,5 @@ public sealed class ScaleTests : IDisposable
         }
     }
 
-    public void Dispose() => _context.Dispose();
+    public void Dispose() => Deadline.Dispose(_context, "Context.Dispose after every socket was closed with Linger 0");
 }
