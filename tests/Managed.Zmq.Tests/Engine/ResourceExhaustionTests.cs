@@ -112,7 +112,6 @@ public sealed class ResourceExhaustionTests : ResilienceFixture
         GC.Collect();
         long grown = Process.GetCurrentProcess().WorkingSet64 - before;
         Assert.True(grown < 128L << 20, $"working set grew {grown >> 20} MiB while a non-reading subscriber was offered 400 MiB");
-        Assert.True(clock.ElapsedMilliseconds < 20_000);
         Assert.Equal(0, monitor.Count(SocketMonitorEvent.Disconnected));
     }
 
