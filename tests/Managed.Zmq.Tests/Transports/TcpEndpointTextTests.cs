@@ -22,7 +22,13 @@ public sealed class TcpEndpointTextTests : TransportSockets
     [InlineData("tcp://127.0.0.2:0;127.0.0.1:5555")]
     public void Connect_CharactersLibzmqAllows_Accepted(string endpoint)
     {
-        Create(SocketType.Dealer).Connect(endpoint);
+        var dealer = Create(SocketType.Dealer);
+
+        Assert.Null(Record.Exception(() => dealer.Connect(endpoint)));
+
+        // Accepted means kept under its text, as Last_Endpoint reports it and Disconnect finds it (ENOENT otherwise).
+        Assert.Equal(endpoint, dealer.GetOptionString(SocketOption.Last_Endpoint));
+        Assert.Null(Record.Exception(() => dealer.Disconnect(endpoint)));
     }
 
     [Theory]

@@ -220,7 +220,8 @@ public class PollerTests
     {
         var poller = new Poller(1);
         poller.Dispose();
-        poller.Dispose();
+
+        Assert.Null(Record.Exception(poller.Dispose));
     }
 
     [Fact]
