@@ -39,7 +39,7 @@ public sealed class NativeBindingSelfCheckTests
         pull.BindEphemeral();
         var started = Environment.TickCount64;
         Assert.Null(pull.TryRecvMessage(TimeSpan.FromMilliseconds(50)));
-        Assert.InRange(Environment.TickCount64 - started, 40, 5000);
+        Assert.True(Environment.TickCount64 - started >= 40, "returned before its timeout");
     });
 
     [Fact]

@@ -30,7 +30,7 @@ public sealed class LivenessTests : ResilienceFixture
         monitor.WaitFor(MonitorProbe.HandshakeSucceeded);
 
         // The peer now says nothing, PONG included.
-        Assert.True(peer.WaitUntilClosed(3000), "a peer that never answers PING is dropped");
+        Assert.True(peer.WaitUntilClosed(ServeDeadline), "a peer that never answers PING is dropped");
 
         Assert.True(clock.ElapsedMilliseconds >= 150, $"dropped after {clock.ElapsedMilliseconds} ms, before HEARTBEAT_TIMEOUT could run out");
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
@@ -46,7 +46,7 @@ public sealed class LivenessTests : ResilienceFixture
         using var peer = RawPeer.Connect(port);
         peer.CompleteNullHandshake("DEALER");
 
-        Assert.True(peer.WaitUntilClosed(3000), "HEARTBEAT_TIMEOUT defaults to HEARTBEAT_IVL");
+        Assert.True(peer.WaitUntilClosed(ServeDeadline), "HEARTBEAT_TIMEOUT defaults to HEARTBEAT_IVL");
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
     }
 
@@ -63,9 +63,9 @@ public sealed class LivenessTests : ResilienceFixture
 
         using var first = listener.Accept();
         first.CompleteNullHandshake("ROUTER");
-        Assert.True(first.WaitUntilClosed(3000), "the silent server connection is dropped");
+        Assert.True(first.WaitUntilClosed(ServeDeadline), "the silent server connection is dropped");
 
-        using var second = listener.Accept(3000);
+        using var second = listener.Accept(ServeDeadline);
         second.CompleteNullHandshake("ROUTER");
         monitor.WaitFor(SocketMonitorEvent.ConnectRetried);
 
@@ -117,7 +117,7 @@ public sealed class LivenessTests : ResilienceFixture
         // TTL 2 ds: the peer says it will be dead if we hear nothing from it for 200 ms.
         peer.Send(ZmtpBytes.Ping(2, default));
 
-        Assert.True(peer.WaitUntilClosed(3000), "no traffic for the peer's TTL drops the connection");
+        Assert.True(peer.WaitUntilClosed(ServeDeadline), "no traffic for the peer's TTL drops the connection");
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
     }
 
@@ -133,7 +133,7 @@ public sealed class LivenessTests : ResilienceFixture
         // A whole greeting, then nothing: the mechanism never becomes ready.
         peer.Send(ZmtpBytes.Greeting());
 
-        Assert.True(peer.WaitUntilClosed(3000));
+        Assert.True(peer.WaitUntilClosed(ServeDeadline));
         var failed = monitor.WaitFor(MonitorProbe.HandshakeFailedNoDetail);
         Assert.Equal(ZmqConstants.EAGAIN, failed.Value);
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
@@ -153,7 +153,7 @@ public sealed class LivenessTests : ResilienceFixture
         // Only the header: 1 MB announced, not one octet of it sent.
         peer.Send(ZmtpBytes.LongHeader(1 << 20));
 
-        Assert.True(peer.WaitUntilClosed(3000), "a frame over MAXMSGSIZE closes the connection at its header");
+        Assert.True(peer.WaitUntilClosed(ServeDeadline), "a frame over MAXMSGSIZE closes the connection at its header");
         monitor.WaitFor(SocketMonitorEvent.Disconnected);
         AssertServesGoodClient(server, endpoint);
     }

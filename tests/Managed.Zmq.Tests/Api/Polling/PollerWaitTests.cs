@@ -40,8 +40,8 @@ public class PollerWaitTests
         Assert.Equal(0, poller.Poll(200));
         watch.Stop();
 
-        // Loose bounds: the point is "waited, then gave up", not timer precision.
-        Assert.InRange(watch.ElapsedMilliseconds, 150, 5000);
+        // "Waited, then gave up": a lower bound only, as a loaded machine may take any time longer.
+        Assert.True(watch.ElapsedMilliseconds >= 150, $"returned after {watch.ElapsedMilliseconds} ms");
         Assert.False(poller.IsReadable(0));
     }
 
@@ -54,7 +54,7 @@ public class PollerWaitTests
         poller.Add(push, PollEvents.Out);
         var watch = Stopwatch.StartNew();
         Assert.Equal(0, poller.Poll(TimeSpan.FromMilliseconds(150)));
-        Assert.InRange(watch.ElapsedMilliseconds, 100, 5000);
+        Assert.True(watch.ElapsedMilliseconds >= 100, $"returned after {watch.ElapsedMilliseconds} ms");
     }
 
     [Fact]

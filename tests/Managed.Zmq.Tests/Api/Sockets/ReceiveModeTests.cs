@@ -19,8 +19,8 @@ public sealed class ReceiveModeTests : TransportSockets
 
         AssertZmqError(ZmqConstants.EAGAIN, () => pull.RecvString());
 
-        // Loose bounds: "waited about that long, then gave up", not timer precision.
-        Assert.InRange(clock.ElapsedMilliseconds, 160, Timeout);
+        // "Waited about that long, then gave up": a lower bound only, as a loaded machine may take any time longer.
+        Assert.True(clock.ElapsedMilliseconds >= 160, $"returned after {clock.ElapsedMilliseconds} ms");
     }
 
     [Theory]
