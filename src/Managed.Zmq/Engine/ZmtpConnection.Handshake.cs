@@ -17,6 +17,7 @@ internal sealed partial class ZmtpConnection
         var options = _host.Options;
         var mechanism = options.Mechanism;
         bool curve = mechanism == Wire.ZmtpMechanism.Curve;
+        bool plainClient = mechanism == Wire.ZmtpMechanism.Plain && !options.AsServer;
         var zap = _host.Zap;
 
         return new Security.MechanismSettings
@@ -26,8 +27,9 @@ internal sealed partial class ZmtpConnection
             AsServer = options.AsServer,
             RoutingId = options.RoutingId.ToArray(),
             ApplicationMetadata = options.ApplicationMetadata,
-            PlainUsername = options.PlainUsername.ToArray(),
-            PlainPassword = options.PlainPassword.ToArray(),
+            // Copied only for a PLAIN client, the one side that sends them: the password copy is wiped after the handshake.
+            PlainUsername = plainClient ? options.PlainUsername.ToArray() : [],
+            PlainPassword = plainClient ? options.PlainPassword.ToArray() : [],
             // Copied only for CURVE: a NULL or PLAIN connection holds no copy of the keys to wipe.
             CurvePublicKey = curve ? options.CurvePublicKey.ToArray() : [],
             CurveSecretKey = curve ? options.CurveSecretKey.ToArray() : [],

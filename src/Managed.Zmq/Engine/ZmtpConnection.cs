@@ -157,8 +157,10 @@ internal sealed partial class ZmtpConnection : IPipeEngine, IConnection
         }
         finally
         {
-            // The long-term secret is needed for the handshake only: this copy goes now, success or not.
+            // The long-term secret and the PLAIN password are needed for the handshake only: these copies go now,
+            // success or not.
             SecretWipe.Wipe(mechanismSettings.CurveSecretKey);
+            SecretWipe.Wipe(mechanismSettings.PlainPassword);
             handshakeTimer?.Cancel();
             _zap = null;
         }

@@ -67,6 +67,9 @@ public sealed class SecretWipingTests
                 client.SetOption(SocketOption.Plain_Username, "admin");
                 client.SetOption(SocketOption.Plain_Password, "secret");
                 RoundTrip(server, client);
+
+                // Only the connection's copy is wiped: the socket keeps its password for the next one.
+                Assert.Equal("secret", client.GetOptionString(SocketOption.Plain_Password));
             }
 
             var (serverSide, clientSide) = mechanisms.WaitForBoth();
@@ -77,6 +80,8 @@ public sealed class SecretWipingTests
             AssertWiped(serverSide, expectedBuffers: 1);
             Assert.Equal(6, serverSide.SecretBuffers.Single().Length);
             AssertWiped(clientSide, expectedBuffers: 1);
+            AssertAllZero(clientSide.Settings.PlainPassword, 6, "the client connection's copy of its password");
+            Assert.Empty(serverSide.Settings.PlainPassword);
         }
     }
 
