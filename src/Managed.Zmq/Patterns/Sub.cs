@@ -153,7 +153,8 @@ internal sealed class Sub : Pattern
 
     public override RecvStatus Recv<TSink>(ref TSink sink)
     {
-        _in.Conflate = Socket.Options.Conflate;
+        // libzmq conflates a SUB, never an XSUB, whose queue a proxy forwards whole.
+        _in.Conflate = !_isXSub && Socket.Options.Conflate;
         if (!TryPeekWanted(out var pipe, out var frame))
         {
             return RecvStatus.WouldBlock;

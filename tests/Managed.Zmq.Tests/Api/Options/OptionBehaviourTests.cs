@@ -31,6 +31,26 @@ public sealed class OptionBehaviourTests : TransportSockets
     }
 
     [Fact]
+    public void Conflate_XSub_EveryMessageDelivered()
+    {
+        // libzmq conflates a SUB, never an XSUB: a proxy's XSUB forwards every message.
+        string endpoint = TestEndpoint.Inproc("conflate-xsub");
+        var xpub = Create(SocketType.XPub);
+        xpub.Bind(endpoint);
+        var xsub = Create(SocketType.XSub);
+        xsub.SetOption(SocketOption.Conflate, 1);
+        xsub.Connect(endpoint);
+        xsub.Send(new byte[] { 1 });
+        Assert.Equal(new byte[] { 1 }, xpub.RecvBytes());
+
+        xpub.Send("1");
+        xpub.Send("2");
+        xpub.Send("3");
+
+        Assert.Equal(["1", "2", "3"], new[] { xsub.RecvString(), xsub.RecvString(), xsub.RecvString() });
+    }
+
+    [Fact]
     public void XpubManual_NoManualSubscribe_NothingSentUntilXpubSubscribes()
     {
         var xpub = Create(SocketType.XPub);
