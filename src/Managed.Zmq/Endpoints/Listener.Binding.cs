@@ -35,7 +35,9 @@ internal sealed partial class Listener
                 listenSocket.DualMode = options.Ipv6;
             }
 
-            if (address is TcpAddress && options.BindToDevice.Length > 0)
+            // tcp, ws and wss listen on a TCP socket, which libzmq opens alike: the device, then SO_REUSEADDR.
+            bool overTcp = listenSocket.AddressFamily is AddressFamily.InterNetwork or AddressFamily.InterNetworkV6;
+            if (overTcp && options.BindToDevice.Length > 0)
             {
                 if (!OperatingSystem.IsLinux())
                 {
@@ -51,7 +53,7 @@ internal sealed partial class Listener
                 }
             }
 
-            if (address is TcpAddress)
+            if (overTcp)
             {
                 SocketTuning.SetReuseAddress(listenSocket);
             }

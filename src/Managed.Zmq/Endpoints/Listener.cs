@@ -150,7 +150,6 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
             }
 
             _retryDelay = 0;
-            _failing = false;
             if (_socket.IsClosed)
             {
                 accepted.Dispose();
@@ -164,6 +163,10 @@ internal sealed partial class Listener : IEndpointHandle, IReadinessHandler
             {
                 SocketTuning.ApplyAccepted(accepted, _socket.Options);
                 _socket.Monitor.Emit(SocketMonitor.Accepted, (int)accepted.Handle, ResolvedAddress);
+
+                // The episode of failed accepts ends with the ACCEPTED that follows it, never before: a monitor
+                // never shows two ACCEPT_FAILED without an ACCEPTED between them.
+                _failing = false;
                 ioThread = _socket.NextIoThread();
                 var transport = new ReactorSocketTransport(accepted, ioThread, PeerAddressText.Describe(accepted));
                 connection = new ZmtpConnection(_socket, _address.Wrap(transport, connecting: false, _socket.Options), ioThread, ResolvedAddress, connectPipe: null) { Origin = this, ReleaseSlot = quota.Release };

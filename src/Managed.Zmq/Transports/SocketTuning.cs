@@ -108,7 +108,7 @@ internal static class SocketTuning
             return;
         }
 
-        socket.NoDelay = true;
+        TrySet(() => socket.NoDelay = true);
 
         if (OperatingSystem.IsLinux())
         {

@@ -13,7 +13,7 @@ namespace Managed.Zmq.Tests.Engine;
 public sealed class LivenessTests : ResilienceFixture
 {
     [Fact]
-    public void Heartbeat_SilentPeerAfterHandshake_DroppedWithinTimeout()
+    public void Heartbeat_SilentPeerAfterHandshake_DroppedNotBeforeTimeout()
     {
         var server = Create(SocketType.Dealer);
         server.SetOption(SocketOption.Heartbeat_Ivl, 50);
@@ -368,7 +368,7 @@ public sealed class LivenessTests : ResilienceFixture
     [Theory]
     [InlineData(0)]
     [InlineData(200)]
-    public void Linger_UndeliverableMessages_ContextDisposeReturnsWithinLinger(int linger)
+    public void Linger_UndeliverableMessages_ContextDisposeReturns(int linger)
     {
         var context = new Context();
         var push = new Socket(context, SocketType.Push);
