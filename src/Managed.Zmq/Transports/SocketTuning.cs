@@ -185,7 +185,9 @@ internal static class SocketTuning
         }
         catch (SocketException)
         {
-            // Best effort, as libzmq: an OS that refuses an option does not fail the connection.
+            // Best effort: an OS that refuses an option does not fail the connection. libzmq takes TOS and the
+            // buffers so, but fails an accept or a connect attempt that cannot set TCP_NODELAY, keep-alive or
+            // TCP_MAXRT (docs/limitations.md).
         }
         catch (PlatformNotSupportedException)
         {
