@@ -118,7 +118,6 @@ internal static class SocketTuning
                 int timeout = options.TcpMaxRetransmitTimeout;
                 TrySet(() => socket.SetRawSocketOption(LinuxSocketOptions.IpProtoTcp, LinuxSocketOptions.TcpUserTimeout, BitConverter.GetBytes(timeout)));
             }
-
         }
 
         ApplyTypeOfService(socket, options);
