@@ -258,7 +258,7 @@ internal sealed class Connecter : IEndpointHandle, IReadinessHandler
             socket = target.CreateSocket(endPoint.AddressFamily);
             handle = (int)socket.Handle;
             SocketTuning.Apply(socket, _socket.Options);
-            if (socket.AddressFamily != AddressFamily.Unix && !SocketTuning.TryBindToDevice(socket, _socket.Options))
+            if (socket.AddressFamily != AddressFamily.Unix && SocketTuning.BindToDevice(socket, _socket.Options) != 0)
             {
                 // As libzmq: a socket that cannot be opened on its device is closed unannounced (it never was a
                 // connection, so no CLOSED), and the attempt is retried after the reconnect interval.

@@ -37,20 +37,11 @@ internal sealed partial class Listener
 
             // tcp, ws and wss listen on a TCP socket, which libzmq opens alike: the device, then SO_REUSEADDR.
             bool overTcp = listenSocket.AddressFamily is AddressFamily.InterNetwork or AddressFamily.InterNetworkV6;
-            if (overTcp && options.BindToDevice.Length > 0)
+            int deviceError = overTcp ? SocketTuning.BindToDevice(listenSocket, options) : 0;
+            if (deviceError != 0)
             {
-                if (!OperatingSystem.IsLinux())
-                {
-                    listenSocket.Dispose();
-                    return ZmqConstants.ENOTSUP;
-                }
-
-                // An unknown device fails the bind with ENODEV.
-                if (!SocketTuning.TryBindToDevice(listenSocket, options))
-                {
-                    listenSocket.Dispose();
-                    return ZmqConstants.ENODEV;
-                }
+                listenSocket.Dispose();
+                return deviceError;
             }
 
             if (overTcp)

@@ -99,7 +99,7 @@ internal static class SocketTuning
 
     /// <summary>
     /// The options of a connection itself: TCP_NODELAY, keep-alive, TOS, TCP_USER_TIMEOUT. Not the device, which is
-    /// no best-effort option (<see cref="TryBindToDevice"/>); an accepted socket has its listener's.
+    /// no best-effort option (<see cref="BindToDevice"/>); an accepted socket has its listener's.
     /// </summary>
     private static void ApplyConnection(System.Net.Sockets.Socket socket, SocketOptions options)
     {
@@ -148,31 +148,31 @@ internal static class SocketTuning
 
     /// <summary>
     /// Bindtodevice: SO_BINDTODEVICE on a tcp socket about to bind or connect, as libzmq sets it when it opens one.
-    /// False when the kernel refuses it (an unknown device, or no privilege) or the system has no such option (not
-    /// Linux): libzmq then fails the bind, or closes the socket and retries the connect after the reconnect
-    /// interval; a socket never goes out through another interface than the one asked for. True when none is set.
+    /// Returns 0 (also when none is set), ENOTSUP where the system has no such option (not Linux), or ENODEV when the
+    /// kernel refuses it (an unknown device, or no privilege). libzmq then fails the bind, or closes the socket and
+    /// retries the connect after the reconnect interval: a socket never goes out through another interface.
     /// </summary>
-    public static bool TryBindToDevice(System.Net.Sockets.Socket socket, SocketOptions options)
+    public static int BindToDevice(System.Net.Sockets.Socket socket, SocketOptions options)
     {
         if (options.BindToDevice.Length == 0)
         {
-            return true;
+            return 0;
         }
 
         if (!OperatingSystem.IsLinux())
         {
-            return false;
+            return ZmqConstants.ENOTSUP;
         }
 
         try
         {
             byte[] device = System.Text.Encoding.ASCII.GetBytes(options.BindToDevice + "\0");
             socket.SetRawSocketOption(LinuxSocketOptions.SolSocket, LinuxSocketOptions.SoBindToDevice, device);
-            return true;
+            return 0;
         }
         catch (SocketException)
         {
-            return false;
+            return ZmqConstants.ENODEV;
         }
     }
 

@@ -167,6 +167,19 @@ public abstract partial class SocketContractTests : IDisposable
         return await task;
     }
 
+    /// <summary>
+    /// Runs <paramref name="send"/> <paramref name="count"/> times off the test thread and fails with
+    /// <paramref name="because"/> if they do not all return: with Sndtimeo -1 a send that waited would wait forever.
+    /// </summary>
+    protected static Task SendsWithoutBlockingAsync(int count, Action send, string because) =>
+        CompletesAsync(Task.Run(() =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                send();
+            }
+        }), because);
+
     protected static async Task CompletesAsync(Task task, string because, int seconds = 10)
     {
         var finished = await Task.WhenAny(task, Task.Delay(TimeSpan.FromSeconds(seconds)));
